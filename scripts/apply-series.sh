@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Distro tree -> patched tree: reset branch ida-kunit to the pristine tag and
+# git am every patch of kernel-patches/linux-$IDA_KUNIT_TREE/series, in order.
+# A patch that does not apply is named, the git am is aborted, and the tree is
+# left on the pristine source with nothing half-applied.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
+cd "$SRC" || exit 1
+git rev-parse -q --verify "refs/tags/$PRISTINE_TAG" >/dev/null || die "tree $SRC has no $PRISTINE_TAG tag"
+
+mapfile -t patches < <(series_patches) || exit 1
+[ ${#patches[@]} -gt 0 ] || die "series $PATCHES/series lists no patches"
+for p in "${patches[@]}"; do
+	[ -f "$PATCHES/$p" ] || die "series lists $p, which does not exist in ${PATCHES#"$REPO"/}"
+done
+
+git am --abort >/dev/null 2>&1
+git checkout -q -f -B "$BRANCH" "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG in $SRC"
+git clean -q -f -d -x || die "cannot clean $SRC"
+
+# Commits are made by whoever runs this; only the committer differs.
+export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-ida-kunit}
+export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-ida-kunit@localhost}
+for p in "${patches[@]}"; do
+	if ! out=$(git am -q --keep-cr "$PATCHES/$p" 2>&1); then
+		git am --abort >/dev/null 2>&1
+		git checkout -q -f -B "$BRANCH" "$PRISTINE_TAG"
+		echo "$out" | grep -E '^(error|Patch failed)' | head -n 3 >&2
+		die "patch $p does not apply to linux-$TREE_VERSION"
+	fi
+done
+
+# The cover letter's subject and text become the branch description, which
+# export-series.sh turns back into the cover letter.
+cover=$PATCHES/0000-cover-letter.patch
+if [ -f "$cover" ]; then
+	python3 - "$cover" > "$SRC/.git/ida-kunit-description" <<'PY' || die "cannot read $cover"
+import email, re, sys
+with open(sys.argv[1], encoding='utf-8') as f:
+    msg = email.message_from_file(f)
+subject = re.sub(r'\s+', ' ', msg['Subject'])
+subject = re.sub(r'^\[[^]]*\]\s*', '', subject)
+body = []
+for line in msg.get_payload().splitlines():
+    # The shortlog ("Author Name (N):") ends the text.
+    if re.match(r'^\S.* \(\d+\):$', line):
+        break
+    body.append(line)
+print(subject + '\n\n' + '\n'.join(body).strip())
+PY
+	git config "branch.$BRANCH.description" "$(cat "$SRC/.git/ida-kunit-description")"
+fi
+info "applied ${#patches[@]} patches to $SRC on branch $BRANCH ($(git rev-parse --short HEAD))"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Patched tree -> kernel-patches/: export the commits pristine..ida-kunit of
+# the tree as git format-patch output with a cover letter, and rewrite the
+# series file.  The cover letter's subject and text are the branch
+# description (git branch --edit-description), which apply-series.sh sets
+# from the exported cover letter, so an edit round-trips.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+cd "$SRC" || exit 1
+[ "$(git symbolic-ref --short -q HEAD)" = "$BRANCH" ] || die "tree is not on branch $BRANCH"
+[ -z "$(git status --porcelain --untracked-files=no)" ] || die "tree has uncommitted changes: commit or stash them first"
+n=$(git rev-list --count "$PRISTINE_TAG..HEAD")
+[ "$n" -gt 0 ] || die "no commits on $BRANCH above $PRISTINE_TAG: nothing to export"
+git config "branch.$BRANCH.description" >/dev/null ||
+	die "no cover letter text: set it with 'git -C $SRC branch --edit-description'"
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+git format-patch -q --cover-letter --cover-from-description=subject \
+	--zero-commit --base="$PRISTINE_TAG" -o "$tmp" "$PRISTINE_TAG..HEAD" ||
+	die "git format-patch failed"
+(cd "$tmp" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter.patch$') > "$tmp/series"
+
+mkdir -p "$PATCHES"
+rm -f "$PATCHES"/*.patch
+cp "$tmp"/*.patch "$tmp/series" "$PATCHES/" || die "cannot write $PATCHES"
+info "exported $n patches and a cover letter to ${PATCHES#"$REPO"/}"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install, with apt, what a step needs and is missing.
+# Usage: install-deps.sh GROUP...   (groups: tree, build, x86_64, powerpc, checks)
+. "$(dirname "$0")/lib.sh"
+
+want=()
+for group in "$@"; do
+	case "$group" in
+	tree)	 want+=(linux-source-$TREE_VERSION git xz-utils) ;;
+	build)	 want+=(gcc make flex bison bc libelf-dev libssl-dev python3 ccache
+			cpio kmod rsync) ;;
+	x86_64)	 want+=(qemu-system-x86) ;;
+	powerpc) want+=(qemu-system-ppc gcc-powerpc64-linux-gnu) ;;
+	checks)	 want+=(python3 yamllint quilt patch perl) ;;
+	*)	 die "install-deps.sh: unknown group '$group'" ;;
+	esac
+done
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+command -v apt-get >/dev/null || die "missing packages (${missing[*]}) and no apt-get to install them"
+[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}): run as root or install them"
+info "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+	apt-get update -q >>"$log" 2>&1
+	if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
+		tail -n 5 "$log" >&2
+		rm -f "$log"
+		die "cannot install ${missing[*]}"
+	fi
+fi
+rm -f "$log"

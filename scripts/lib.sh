@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings and helpers, sourced by every script in scripts/.
+#
+# Environment (all optional):
+#   IDA_KUNIT_CACHE    cache folder for the unpacked trees, build folders and
+#                      ccache (default: ${XDG_CACHE_HOME:-$HOME/.cache}/ida-kunit)
+#   IDA_KUNIT_TREE     target tree version, e.g. 6.12 (default: 6.12)
+#   IDA_KUNIT_RESULTS  results folder (default: <repo>/results)
+#   IDA_KUNIT_TIMEOUT  seconds a QEMU boot may take before it counts as hung
+#                      (default: 300)
+#   IDA_KUNIT_JOBS     make -j (default: nproc)
+
+set -o pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TREE_VERSION=${IDA_KUNIT_TREE:-6.12}
+CACHE=${IDA_KUNIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ida-kunit}
+SRC=$CACHE/linux-$TREE_VERSION
+PATCHES=$REPO/kernel-patches/linux-$TREE_VERSION
+RESULTS=${IDA_KUNIT_RESULTS:-$REPO/results}
+JOBS=${IDA_KUNIT_JOBS:-$(nproc)}
+QEMU_TIMEOUT=${IDA_KUNIT_TIMEOUT:-300}
+BRANCH=ida-kunit
+PRISTINE_TAG=pristine
+
+# A fixed identity and date for the pristine commit, so that its hash is the
+# same on every machine that unpacks the same tarball.
+GIT_ID=(-c user.name="ida-kunit pristine import" -c user.email="ida-kunit@localhost")
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+info() {
+	echo ">>> $*" >&2
+}
+
+# arch_params ARCH: sets LINUX_ARCH, CROSS, QEMU_BIN, QEMU_CONFIG, COMPILER.
+# Adding an architecture means adding a case here and a QEMU config in
+# kunit/qemu_configs/.
+arch_params() {
+	case "$1" in
+	x86_64)
+		CROSS=
+		COMPILER=gcc
+		QEMU_BIN=qemu-system-x86_64
+		;;
+	powerpc)
+		CROSS=powerpc64-linux-gnu-
+		COMPILER=${CROSS}gcc
+		QEMU_BIN=qemu-system-ppc64
+		;;
+	*)
+		die "unknown arch '$1' (known: $(known_arches))"
+		;;
+	esac
+	QEMU_CONFIG=$REPO/kunit/qemu_configs/$1.py
+	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"
+}
+
+known_arches() {
+	echo "x86_64 powerpc"
+}
+
+# The folder kunit.py builds ARCH in: one per tree and arch, kept between
+# runs so that a rerun is incremental.
+build_dir() {
+	echo "$CACHE/build/linux-$TREE_VERSION-$1"
+}
+
+# series_patches: the patch files of the series, in order, one per line.
+series_patches() {
+	[ -f "$PATCHES/series" ] || die "no series file $PATCHES/series"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
+}
+
+elapsed() {
+	echo $(( $(date +%s) - $1 ))
+}
