@@ -9,6 +9,8 @@
 #   IDA_KUNIT_TIMEOUT  seconds a QEMU boot may take before it counts as hung
 #                      (default: 300)
 #   IDA_KUNIT_JOBS     make -j (default: nproc)
+#   CROSS_COMPILE      cross compiler prefix for the non-native arches
+#   IDA_KUNIT_PATCHES  the series folder (default: kernel-patches/linux-<tree>)
 
 set -o pipefail
 
@@ -16,7 +18,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TREE_VERSION=${IDA_KUNIT_TREE:-6.12}
 CACHE=${IDA_KUNIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ida-kunit}
 SRC=$CACHE/linux-$TREE_VERSION
-PATCHES=$REPO/kernel-patches/linux-$TREE_VERSION
+PATCHES=${IDA_KUNIT_PATCHES:-$REPO/kernel-patches/linux-$TREE_VERSION}
 RESULTS=${IDA_KUNIT_RESULTS:-$REPO/results}
 JOBS=${IDA_KUNIT_JOBS:-$(nproc)}
 QEMU_TIMEOUT=${IDA_KUNIT_TIMEOUT:-300}
@@ -47,7 +49,7 @@ arch_params() {
 		QEMU_BIN=qemu-system-x86_64
 		;;
 	powerpc)
-		CROSS=powerpc64-linux-gnu-
+		CROSS=${CROSS_COMPILE:-powerpc64-linux-gnu-}
 		COMPILER=${CROSS}gcc
 		QEMU_BIN=qemu-system-ppc64
 		;;

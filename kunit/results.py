@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the kernel log of one kunit.py boot into results files.
+
+Parses the log with kunit_tool's own KTAP parser (kunit_parser, from the
+kernel tree given with --kunit-tool) and writes into --out:
+
+  ktap.log      the KTAP lines kunit_tool extracted from the kernel log
+  results.json  kunit_tool's KernelCI-style JSON
+  junit.xml     JUnit XML: one testsuite per KUnit suite, one testcase per
+                case (per parameter for parameterised cases), failures and
+                crashes with their messages, skips with their reasons
+  summary.txt   kunit_tool's human-readable report
+  counts.json   {"passed": N, "failed": N, "skipped": N, "verdict": ...}
+
+It prints one summary line and exits 0 only when every case passed or was
+skipped, at least one case ran, every --expect-suite ran, and the boot
+neither panicked nor timed out.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+PANIC_RE = re.compile(r'Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer')
+
+
+def load_kunit_tool(path):
+	sys.path.insert(0, path)
+	import kunit_json
+	import kunit_parser
+	import kunit_printer
+	return kunit_json, kunit_parser, kunit_printer
+
+
+def leaves(test, suite=None, prefix=''):
+	"""Yield (suite name, case name, Test) for every leaf below test."""
+	for sub in test.subtests:
+		if suite is None:
+			# Top level: the KUnit suites.
+			yield from leaves(sub, sub.name, '')
+		elif sub.subtests:
+			# A parameterised case: one leaf per parameter.
+			yield from leaves(sub, suite, prefix + sub.name + '.')
+		else:
+			yield suite, prefix + sub.name, sub
+
+
+def failure_message(test):
+	"""The most telling line of a failed case's log."""
+	for line in test.log:
+		text = line.strip().lstrip('#').strip()
+		if 'Expected' in text or 'ASSERTION' in text or 'EXPECTATION' in text:
+			return text
+	for line in test.log:
+		text = line.strip().lstrip('#').strip()
+		if text:
+			return text
+	return 'failed'
+
+
+def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, log_tail):
+	suites = ET.Element('testsuites', name=f'kunit-{arch}')
+	by_suite = {}
+	for suite, case, test in leaves_list:
+		by_suite.setdefault(suite, []).append((case, test))
+	if run_error:
+		# A run that did not complete is a failure of its own, whatever
+		# the cases that did report say.
+		by_suite.setdefault('kunit-run', []).append(('boot', None))
+	total = {'tests': 0, 'failures': 0, 'errors': 0, 'skipped': 0}
+	for suite, cases in by_suite.items():
+		counts = {'tests': 0, 'failures': 0, 'errors': 0, 'skipped': 0}
+		ts = ET.SubElement(suites, 'testsuite', name=suite)
+		for case, test in cases:
+			counts['tests'] += 1
+			tc = ET.SubElement(ts, 'testcase', classname=f'{arch}.{suite}', name=case)
+			if test is None:
+				counts['failures'] += 1
+				f = ET.SubElement(tc, 'failure', message=run_error, type='run')
+				f.text = log_tail
+				continue
+			status = status_names[test.status]
+			log = '\n'.join(test.log)
+			if status == 'SUCCESS':
+				pass
+			elif status == 'SKIPPED':
+				counts['skipped'] += 1
+				reason = skip_reasons.get(test.name, 'skipped')
+				ET.SubElement(tc, 'skipped', message=reason)
+			elif status == 'FAILURE':
+				counts['failures'] += 1
+				f = ET.SubElement(tc, 'failure', message=failure_message(test), type='kunit')
+				f.text = log
+			else:
+				counts['errors'] += 1
+				f = ET.SubElement(tc, 'error', message=f'case {status.lower()}', type='kunit')
+				f.text = log
+			if log:
+				ET.SubElement(tc, 'system-out').text = log
+		for k, v in counts.items():
+			ts.set(k, str(v))
+			total[k] += v
+	for k, v in total.items():
+		suites.set(k, str(v))
+	ET.indent(suites)
+	ET.ElementTree(suites).write(path, encoding='utf-8', xml_declaration=True)
+
+
+def main():
+	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+	ap.add_argument('--kunit-tool', required=True, help='tools/testing/kunit of the tree')
+	ap.add_argument('--log', required=True, help='raw kernel log of the boot')
+	ap.add_argument('--out', required=True, help='folder for the results')
+	ap.add_argument('--arch', required=True)
+	ap.add_argument('--expect-suite', action='append', default=[],
+			help='a suite that must appear in the results (repeatable)')
+	ap.add_argument('--timed-out', type=int, default=0,
+			help='the boot was killed after this many seconds')
+	args = ap.parse_args()
+
+	if not os.path.isdir(args.kunit_tool):
+		print(f'error: no kunit_tool at {args.kunit_tool}', file=sys.stderr)
+		return 2
+	kunit_json, kunit_parser, kunit_printer = load_kunit_tool(args.kunit_tool)
+	os.makedirs(args.out, exist_ok=True)
+
+	try:
+		with open(args.log, encoding='utf-8', errors='backslashreplace') as f:
+			lines = f.readlines()
+	except OSError as e:
+		lines = []
+		print(f'error: cannot read kernel log {args.log}: {e.strerror}', file=sys.stderr)
+
+	ktap = []
+	stream = kunit_parser.extract_tap_lines(lines)
+	while stream:
+		ktap.append(stream.pop().rstrip('\n'))
+	with open(os.path.join(args.out, 'ktap.log'), 'w', encoding='utf-8') as f:
+		f.writelines(line + '\n' for line in ktap)
+	skip_reasons = {}
+	for line in ktap:
+		m = re.match(r'\s*ok \d+ (.*?)\s*# SKIP\s*(.*)$', line)
+		if m:
+			skip_reasons[m.group(1)] = m.group(2) or 'skipped'
+
+	with open(os.path.join(args.out, 'summary.txt'), 'w', encoding='utf-8') as f:
+		kunit_parser.stdout = kunit_printer.Printer(f)
+		kunit_printer.stdout = kunit_parser.stdout
+		root = kunit_parser.parse_run_tests(lines)
+
+	metadata = kunit_json.Metadata(arch=args.arch, build_dir='', def_config='kunit')
+	with open(os.path.join(args.out, 'results.json'), 'w', encoding='utf-8') as f:
+		f.write(kunit_json.get_json_result(root, metadata))
+
+	names = {s: s.name for s in kunit_parser.TestStatus}
+	leaf_list = list(leaves(root))
+	counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+	failed_cases = []
+	for suite, case, test in leaf_list:
+		status = names[test.status]
+		if status == 'SUCCESS':
+			counts['passed'] += 1
+		elif status == 'SKIPPED':
+			counts['skipped'] += 1
+		else:
+			counts['failed'] += 1
+			failed_cases.append(f'{suite}.{case} ({status.lower()})')
+
+	problems = []
+	text = ''.join(lines)
+	if args.timed_out:
+		problems.append(f'the kernel hung: QEMU killed after {args.timed_out} s')
+	if PANIC_RE.search(text):
+		problems.append('the kernel panicked')
+	if not leaf_list:
+		problems.append('no test ran')
+	if root.counts.errors:
+		problems.append(f'{root.counts.errors} KTAP parse errors (truncated or malformed output)')
+	ran = {t.name for t in root.subtests}
+	for suite in args.expect_suite:
+		if suite not in ran:
+			problems.append(f'suite {suite} did not run')
+	if names[root.status] not in ('SUCCESS', 'SKIPPED') and not failed_cases and leaf_list:
+		problems.append(f'kunit_tool verdict {names[root.status].lower()}')
+
+	run_error = '; '.join(problems)
+	tail = ''.join(lines[-40:])
+	write_junit(os.path.join(args.out, 'junit.xml'), args.arch, leaf_list,
+		    names, skip_reasons, run_error, tail)
+
+	ok = not failed_cases and not problems
+	verdict = 'PASS' if ok else 'FAIL'
+	counts['verdict'] = verdict
+	counts['problems'] = problems
+	counts['failed_cases'] = failed_cases
+	with open(os.path.join(args.out, 'counts.json'), 'w', encoding='utf-8') as f:
+		json.dump(counts, f, indent=2)
+
+	for case in failed_cases:
+		print(f'  FAILED {case}')
+	for p in problems:
+		print(f'  ERROR  {p}')
+	print(f'kunit {args.arch}: {verdict}: {counts["passed"]} passed, '
+	      f'{counts["failed"]} failed, {counts["skipped"]} skipped '
+	      f'(suites: {", ".join(sorted(ran)) or "none"})')
+	return 0 if ok else 1
+
+
+if __name__ == '__main__':
+	sys.exit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Patched tree -> kunit.py per arch -> results.
+# Usage: run-kunit.sh --arch ARCH [--kunitconfig FILE] [--name NAME]
+#                     [-- extra kunit.py arguments]
+# Configures, builds and boots the patched tree with kunit_tool in QEMU, in
+# the persistent build folder of that tree and arch, then writes KTAP, JSON
+# and JUnit results to $IDA_KUNIT_RESULTS/NAME (NAME defaults to ARCH).
+# Exits 0 only when every case passed (or was skipped, which is counted and
+# reported as such).
+. "$(dirname "$0")/lib.sh"
+
+arch=
+kunitconfig=$REPO/kunitconfigs/ida.kunitconfig
+name=
+extra=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--arch)		[ $# -ge 2 ] || die "--arch needs a value"; arch=$2; shift 2 ;;
+	--arch=*)	arch=${1#--arch=}; shift ;;
+	--kunitconfig)	[ $# -ge 2 ] || die "--kunitconfig needs a value"; kunitconfig=$2; shift 2 ;;
+	--name)		[ $# -ge 2 ] || die "--name needs a value"; name=$2; shift 2 ;;
+	--)		shift; extra=("$@"); break ;;
+	*)		die "run-kunit.sh: unknown argument '$1' (usage: run-kunit.sh --arch ARCH [--kunitconfig FILE] [--name NAME])" ;;
+	esac
+done
+[ -n "$arch" ] || die "run-kunit.sh: --arch is required (known: $(known_arches))"
+arch_params "$arch"
+name=${name:-$arch}
+[ -f "$kunitconfig" ] || die "no kunitconfig $kunitconfig"
+kunitconfig=$(cd "$(dirname "$kunitconfig")" && pwd)/$(basename "$kunitconfig")
+
+"$REPO/scripts/install-deps.sh" build "$arch" || exit 1
+command -v "$COMPILER" >/dev/null || die "compiler $COMPILER for $arch is missing"
+command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN for $arch is missing"
+[ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+
+build=$(build_dir "$arch")
+out=$RESULTS/$name
+mkdir -p "$build" "$CACHE/ccache" || die "cannot create $build"
+rm -rf "$out" && mkdir -p "$out" || die "cannot create $out"
+export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# The suites a kunitconfig must run are named in a "# suites:" comment.
+mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "$kunitconfig" | tr ' ' '\n' | grep -v '^$')
+
+kunit=(python3 tools/testing/kunit/kunit.py)
+common=(--build_dir "$build" --qemu_config "$QEMU_CONFIG" --kunitconfig "$kunitconfig")
+[ -n "$CROSS" ] && common+=(--cross_compile "$CROSS")
+make_opts=(--make_options "CC=ccache $COMPILER")
+cd "$SRC" || exit 1
+
+fail_phase() {	# fail_phase PHASE MESSAGE LOG
+	python3 - "$out/junit.xml" "$name" "$1" "$2" "$3" <<'PY'
+import sys, xml.etree.ElementTree as ET
+path, name, phase, msg, log = sys.argv[1:]
+try:
+    text = open(log, encoding='utf-8', errors='replace').read()[-20000:]
+except OSError:
+    text = ''
+s = ET.Element('testsuites', name=f'kunit-{name}', tests='1', failures='1')
+ts = ET.SubElement(s, 'testsuite', name='kunit-run', tests='1', failures='1')
+tc = ET.SubElement(ts, 'testcase', classname=f'{name}.kunit-run', name=phase)
+ET.SubElement(tc, 'failure', message=msg, type=phase).text = text
+ET.ElementTree(s).write(path, encoding='utf-8', xml_declaration=True)
+PY
+	printf '{"passed": 0, "failed": 1, "skipped": 0, "verdict": "FAIL", "problems": ["%s"]}\n' "$2" > "$out/counts.json"
+	echo "kunit $name: FAIL: $2" >&2
+	exit 1
+}
+
+t0=$(date +%s)
+if ! "${kunit[@]}" config "${common[@]}" "${make_opts[@]}" >"$out/config.log" 2>&1; then
+	tail -n 15 "$out/config.log" >&2
+	fail_phase config "kernel config failed for $arch (see $out/config.log)" "$out/config.log"
+fi
+t_config=$(elapsed "$t0")
+
+t0=$(date +%s)
+if ! "${kunit[@]}" build "${common[@]}" "${make_opts[@]}" --jobs "$JOBS" >"$out/build.log" 2>&1; then
+	grep -E -m 10 '(error|Error [0-9]+)[: ]' "$out/build.log" >&2 || tail -n 15 "$out/build.log" >&2
+	fail_phase build "kernel build failed for $arch (see $out/build.log)" "$out/build.log"
+fi
+t_build=$(elapsed "$t0")
+
+# kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
+# backstop in case kunit.py itself gets stuck.
+t0=$(date +%s)
+rm -f "$build/test.log"
+timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec "${common[@]}" \
+	--timeout "$QEMU_TIMEOUT" --raw_output=all "${extra[@]}" >"$out/console.log" 2>&1
+t_run=$(elapsed "$t0")
+cp "$build/test.log" "$out/kernel.log" 2>/dev/null || cp "$out/console.log" "$out/kernel.log"
+timed_out=0
+if [ "$t_run" -ge "$QEMU_TIMEOUT" ] || grep -q "timed out after" "$out/console.log"; then
+	timed_out=$t_run
+fi
+
+args=(--kunit-tool "$SRC/tools/testing/kunit" --log "$out/kernel.log" --out "$out"
+      --arch "$name" --timed-out "$timed_out")
+for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
+python3 "$REPO/kunit/results.py" "${args[@]}"
+rc=$?
+echo "kunit $name: times: configure ${t_config}s, build ${t_build}s, run ${t_run}s; results in $out" >&2
+printf '{"configure": %d, "build": %d, "run": %d}\n' "$t_config" "$t_build" "$t_run" > "$out/times.json"
+exit $rc

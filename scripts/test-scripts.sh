@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the scripts themselves, as TAP ("ok - NAME" / "not ok - NAME").
+# Bad input must give a one-line error and a non-zero exit and leave the
+# cache usable; every way a boot can go wrong must be a failed run.
+# Needs the tree (scripts/setup-tree.sh); builds no kernel.
+. "$(dirname "$0")/lib.sh"
+
+FIX=$REPO/scripts/tests
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+ok() {	# ok NAME: the last step passed
+	n=$((n + 1)); echo "ok $n - $1"
+}
+not_ok() {	# not_ok NAME WHY
+	n=$((n + 1)); echo "not ok $n - $1: $2"
+}
+
+# expect_error NAME PATTERN COMMAND...: COMMAND fails, and its last line of
+# stderr is one "error: ..." line matching PATTERN.
+expect_error() {
+	local name=$1 pattern=$2 err
+	shift 2
+	if "$@" >"$tmp/out" 2>"$tmp/err"; then
+		not_ok "$name" "exited 0"
+		return
+	fi
+	err=$(tail -n 1 "$tmp/err")
+	if [[ "$err" == error:* ]] && grep -qE -- "$pattern" <<<"$err"; then
+		ok "$name"
+	else
+		not_ok "$name" "unexpected message '$err'"
+	fi
+}
+
+# results NAME EXPECTED_RC GREP_PATTERN LOG [results.py args]: convert a
+# fixture log and check the exit code and the summary.
+results() {
+	local name=$1 want=$2 pattern=$3 log=$4 rc
+	shift 4
+	rm -rf "$tmp/res"
+	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" \
+		--log "$log" --out "$tmp/res" --arch test "$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		not_ok "$name" "exit $rc, wanted $want: $(tail -n 1 "$tmp/out")"
+	elif ! grep -qE -- "$pattern" "$tmp/out"; then
+		not_ok "$name" "summary does not match '$pattern': $(tail -n 1 "$tmp/out")"
+	elif ! python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/res/junit.xml" 2>/dev/null; then
+		not_ok "$name" "junit.xml is not well-formed XML"
+	elif [ "$want" -ne 0 ] && ! grep -qE '<(failure|error)' "$tmp/res/junit.xml"; then
+		not_ok "$name" "junit.xml shows no failure"
+	else
+		ok "$name"
+	fi
+}
+
+# --- bad input ---------------------------------------------------------
+expect_error "run-kunit rejects an unknown arch" "unknown arch 'sparc64'" \
+	"$REPO/scripts/run-kunit.sh" --arch sparc64
+expect_error "run-kunit wants --arch" "--arch is required" "$REPO/scripts/run-kunit.sh"
+expect_error "pipeline rejects an unknown arch" "unknown arch 'mips'" "$REPO/scripts/pipeline.sh" mips
+expect_error "test-all rejects an unknown arch" "unknown arch 'arm'" "$REPO/scripts/test-all.sh" arm
+expect_error "a missing cross compiler is named" "compiler nonexistent-linux-gnu-gcc for powerpc is missing" \
+	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch powerpc
+expect_error "a missing kunitconfig is named" "no kunitconfig /nonexistent" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig /nonexistent
+
+# A series whose first patch does not apply: named, and the tree is left on
+# the pristine source with no git am in progress.
+cp -r "$PATCHES" "$tmp/bad"
+first=$(series_patches | head -n 1)
+python3 - "$tmp/bad/$first" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split('\n')
+# Change the first context line of the first hunk: the patch no longer applies.
+for i, l in enumerate(lines):
+    if l.startswith('@@'):
+        lines[i + 1] = ' this line is not in the tree'
+        break
+open(p, 'w').write('\n'.join(lines))
+PY
+expect_error "a patch that does not apply is named" "patch $first does not apply" \
+	env IDA_KUNIT_PATCHES="$tmp/bad" "$REPO/scripts/apply-series.sh"
+if [ "$(git -C "$SRC" rev-parse HEAD)" = "$(git -C "$SRC" rev-parse "$PRISTINE_TAG^{commit}")" ] &&
+   [ ! -d "$SRC/.git/rebase-apply" ] && [ -z "$(git -C "$SRC" status --porcelain)" ]; then
+	ok "a failed apply leaves the pristine tree"
+else
+	not_ok "a failed apply leaves the pristine tree" "tree is at $(git -C "$SRC" log --oneline -1) with $(git -C "$SRC" status --porcelain | wc -l) changes"
+fi
+
+mkdir -p "$tmp/missing" && echo "0001-nothing-here.patch" > "$tmp/missing/series"
+expect_error "a series entry without a file is named" "0001-nothing-here.patch, which does not exist" \
+	env IDA_KUNIT_PATCHES="$tmp/missing" "$REPO/scripts/apply-series.sh"
+
+# --- the series round-trips: apply, then export, gives the same files ------
+cp -r "$PATCHES" "$tmp/export"
+if "$REPO/scripts/apply-series.sh" 2>"$tmp/err" &&
+   IDA_KUNIT_PATCHES="$tmp/export" "$REPO/scripts/export-series.sh" 2>>"$tmp/err" &&
+   diff -r -I '^Date: ' "$PATCHES" "$tmp/export" >"$tmp/diff"; then
+	ok "apply then export reproduces the series"
+else
+	not_ok "apply then export reproduces the series" "$(tail -n 1 "$tmp/err") $(head -n 5 "$tmp/diff" 2>/dev/null | tr '\n' ' ')"
+fi
+
+# --- results of a boot ----------------------------------------------------
+results "a passing run passes" 0 'PASS: 8 passed, 0 failed, 0 skipped' \
+	"$FIX/pass.log" --expect-suite ida
+results "a failed case fails the run" 1 'FAILED ida.ida_test_max' "$FIX/fail.log"
+results "a skipped case is counted as skipped, not passed" 0 '7 passed, 0 failed, 1 skipped' "$FIX/skip.log"
+results "a kernel panic fails the run" 1 'panicked' "$FIX/panic.log"
+results "truncated KTAP fails the run" 1 'FAIL' "$FIX/truncated.log"
+results "a boot with no KTAP fails the run" 1 'no test ran' "$FIX/empty.log"
+results "an empty suite list fails the run" 1 'no test ran' "$FIX/no-tests.log"
+results "a hung boot fails the run" 1 'hung' "$FIX/pass.log" --timed-out 300
+results "a missing suite fails the run" 1 'suite ida_mmu did not run' "$FIX/pass.log" --expect-suite ida_mmu
+results "a missing log fails the run" 1 'no test ran' "$tmp/does-not-exist.log"
+
+echo "1..$n"
