@@ -51,10 +51,15 @@ def leaves(test, suite=None, prefix=''):
 
 def failure_message(test):
 	"""The most telling line of a failed case's log."""
+	where = what = ''
 	for line in test.log:
 		text = line.strip().lstrip('#').strip()
-		if 'Expected' in text or 'ASSERTION' in text or 'EXPECTATION' in text:
-			return text
+		if not where and ('ASSERTION FAILED' in text or 'EXPECTATION FAILED' in text):
+			where = text
+		elif not what and text.startswith('Expected'):
+			what = text
+	if where or what:
+		return ': '.join(t for t in (where, what) if t)
 	for line in test.log:
 		text = line.strip().lstrip('#').strip()
 		if text:

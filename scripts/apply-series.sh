@@ -4,6 +4,9 @@
 # git am every patch of kernel-patches/linux-$IDA_KUNIT_TREE/series, in order.
 # A patch that does not apply is named, the git am is aborted, and the tree is
 # left on the pristine source with nothing half-applied.
+# When the tree already holds exactly this series nothing is done, unless
+# IDA_KUNIT_REAPPLY=1.  Commits or changes in the tree that were not exported
+# stop it, unless IDA_KUNIT_FORCE=1.
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
@@ -16,6 +19,25 @@ for p in "${patches[@]}"; do
 	[ -f "$PATCHES/$p" ] || die "series lists $p, which does not exist in ${PATCHES#"$REPO"/}"
 done
 
+# Nothing to do when the tree holds exactly this series already.
+head=$(git rev-parse HEAD)
+{ read -r stamp_hash stamp_commit < "$(series_stamp_file)"; } 2>/dev/null
+clean=$([ -z "$(git status --porcelain --untracked-files=no)" ] && [ ! -d .git/rebase-apply ] && echo yes)
+if [ "${IDA_KUNIT_REAPPLY:-0}" != 1 ] && [ "$clean" = yes ] && [ "$head" = "${stamp_commit:-}" ] &&
+   [ "$(git symbolic-ref -q --short HEAD)" = "$BRANCH" ] && [ "$stamp_hash" = "$(series_hash)" ]; then
+	info "series already applied to $SRC ($(git rev-parse --short HEAD))"
+	exit 0
+fi
+# Never throw away work: commits or changes that were not exported.
+if [ "${IDA_KUNIT_FORCE:-0}" != 1 ]; then
+	[ "$clean" = yes ] ||
+		die "$SRC has uncommitted changes or a git am in progress: commit and run scripts/export-series.sh, or set IDA_KUNIT_FORCE=1 to discard them"
+	if [ "$head" != "$(git rev-parse "$PRISTINE_TAG^{commit}")" ] && [ "$head" != "${stamp_commit:-}" ]; then
+		die "$SRC has commits that were not exported: run scripts/export-series.sh, or set IDA_KUNIT_FORCE=1 to discard them"
+	fi
+fi
+
+rm -f "$(series_stamp_file)"
 git am --abort >/dev/null 2>&1
 git checkout -q -f -B "$BRANCH" "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG in $SRC"
 git clean -q -f -d -x || die "cannot clean $SRC"
@@ -52,4 +74,5 @@ print(subject + '\n\n' + '\n'.join(body).strip())
 PY
 	git config "branch.$BRANCH.description" "$(cat "$SRC/.git/ida-kunit-description")"
 fi
+write_series_stamp
 info "applied ${#patches[@]} patches to $SRC on branch $BRANCH ($(git rev-parse --short HEAD))"

@@ -23,7 +23,14 @@ git format-patch -q --cover-letter --cover-from-description=subject \
 	die "git format-patch failed"
 (cd "$tmp" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter.patch$') > "$tmp/series"
 
+# Keep the old cover letter when only its date would change.
+old=$PATCHES/0000-cover-letter.patch
+if [ -f "$old" ] && cmp -s <(grep -v '^Date: ' "$old") <(grep -v '^Date: ' "$tmp/0000-cover-letter.patch"); then
+	cp "$old" "$tmp/0000-cover-letter.patch"
+fi
+
 mkdir -p "$PATCHES"
 rm -f "$PATCHES"/*.patch
 cp "$tmp"/*.patch "$tmp/series" "$PATCHES/" || die "cannot write $PATCHES"
+write_series_stamp
 info "exported $n patches and a cover letter to ${PATCHES#"$REPO"/}"

@@ -77,6 +77,22 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
 }
 
+# The series as applied: a hash of the series file and its patches.  The tree
+# records it with the commit it gave (series_stamp_file), so that a rerun
+# with an unchanged series and tree re-applies nothing and the build stays
+# incremental, and so that commits not yet exported are never thrown away.
+series_hash() {
+	(cd "$PATCHES" && cat series $(series_patches)) | sha256sum | cut -d' ' -f1
+}
+
+series_stamp_file() {
+	echo "$SRC/.git/ida-kunit-applied"
+}
+
+write_series_stamp() {
+	echo "$(series_hash) $(git -C "$SRC" rev-parse HEAD)" > "$(series_stamp_file)"
+}
+
 elapsed() {
 	echo $(( $(date +%s) - $1 ))
 }

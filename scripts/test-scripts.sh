@@ -96,6 +96,16 @@ mkdir -p "$tmp/missing" && echo "0001-nothing-here.patch" > "$tmp/missing/series
 expect_error "a series entry without a file is named" "0001-nothing-here.patch, which does not exist" \
 	env IDA_KUNIT_PATCHES="$tmp/missing" "$REPO/scripts/apply-series.sh"
 
+# Commits made in the tree but not exported are never thrown away.
+if "$REPO/scripts/apply-series.sh" 2>"$tmp/err" &&
+   git -C "$SRC" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "unexported work"; then
+	expect_error "unexported commits are not thrown away" "commits that were not exported" \
+		"$REPO/scripts/apply-series.sh"
+	git -C "$SRC" reset -q --hard HEAD~1
+else
+	not_ok "unexported commits are not thrown away" "cannot set up: $(tail -n 1 "$tmp/err")"
+fi
+
 # --- the series round-trips: apply, then export, gives the same files ------
 cp -r "$PATCHES" "$tmp/export"
 if "$REPO/scripts/apply-series.sh" 2>"$tmp/err" &&
