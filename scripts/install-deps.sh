@@ -12,7 +12,7 @@ for group in "$@"; do
 			cpio kmod rsync) ;;
 	x86_64)	 want+=(qemu-system-x86) ;;
 	powerpc) want+=(qemu-system-ppc gcc-powerpc64-linux-gnu) ;;
-	checks)	 want+=(python3 yamllint quilt patch perl liburcu-dev) ;;
+	checks)	 want+=(python3 python3-ply python3-git yamllint quilt patch perl liburcu-dev) ;;
 	*)	 die "install-deps.sh: unknown group '$group'" ;;
 	esac
 done
