@@ -27,6 +27,50 @@ import xml.etree.ElementTree as ET
 
 PANIC_RE = re.compile(r'Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer')
 
+# Reports the kernel prints when something went wrong, whether or not a
+# test case noticed.
+SPLAT_RE = re.compile(
+	r'WARNING: |BUG: |kernel BUG at|Oops|general protection fault|'
+	r'Unable to handle kernel|Kernel panic|-\[ cut here \]-|'
+	r'possible recursive locking|inconsistent lock state|'
+	r'circular locking dependency|lock held when returning|'
+	r'suspicious RCU usage|rcu_.*detected stalls|soft lockup|hung_task|'
+	r'blocked for more than|UBSAN:|KASAN:|KCSAN:|kmemleak:.*new suspected')
+# How a case announces warnings it provokes on purpose.
+EXPECT_BEGIN_RE = re.compile(r'# (\S+): expected warnings begin: (\d+)')
+EXPECT_END_RE = re.compile(r'# (\S+): expected warnings end')
+WARN_RE = re.compile(r'^\s*WARNING: CPU: ')
+
+
+def read_log(lines):
+	"""Check the whole kernel log: the warnings each case announced must
+	be there in the announced number, and nothing else may go wrong.
+	Returns (problems, expected warnings seen)."""
+	problems = []
+	seen_total = 0
+	case, want, seen = None, 0, 0
+	for line in lines:
+		text = line.rstrip('\n')
+		m = EXPECT_BEGIN_RE.search(text)
+		if m:
+			case, want, seen = m.group(1), int(m.group(2)), 0
+			continue
+		if case is not None and EXPECT_END_RE.search(text):
+			if seen != want:
+				problems.append(f'{case}: expected {want} warnings, the log has {seen}')
+			seen_total += seen
+			case = None
+			continue
+		if case is not None:
+			if WARN_RE.search(text):
+				seen += 1
+			continue
+		if SPLAT_RE.search(text):
+			problems.append(f'unexpected kernel report: {text.strip()[:200]}')
+	if case is not None:
+		problems.append(f'{case}: expected warnings never ended')
+	return problems, seen_total
+
 
 def load_kunit_tool(path):
 	sys.path.insert(0, path)
@@ -175,7 +219,7 @@ def main():
 			counts['failed'] += 1
 			failed_cases.append(f'{suite}.{case} ({status.lower()})')
 
-	problems = []
+	problems, expected_warnings = read_log(lines)
 	text = ''.join(lines)
 	if args.timed_out:
 		problems.append(f'the kernel hung: QEMU killed after {args.timed_out} s')
@@ -200,6 +244,7 @@ def main():
 	ok = not failed_cases and not problems
 	verdict = 'PASS' if ok else 'FAIL'
 	counts['verdict'] = verdict
+	counts['expected_warnings'] = expected_warnings
 	counts['problems'] = problems
 	counts['failed_cases'] = failed_cases
 	with open(os.path.join(args.out, 'counts.json'), 'w', encoding='utf-8') as f:
@@ -211,7 +256,8 @@ def main():
 		print(f'  ERROR  {p}')
 	print(f'kunit {args.arch}: {verdict}: {counts["passed"]} passed, '
 	      f'{counts["failed"]} failed, {counts["skipped"]} skipped '
-	      f'(suites: {", ".join(sorted(ran)) or "none"})')
+	      f'(suites: {", ".join(sorted(ran)) or "none"}; '
+	      f'{expected_warnings} expected warnings)')
 	return 0 if ok else 1
 
 

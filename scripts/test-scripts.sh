@@ -117,7 +117,7 @@ else
 fi
 
 # --- results of a boot ----------------------------------------------------
-results "a passing run passes" 0 'PASS: 8 passed, 0 failed, 0 skipped' \
+results "a passing run passes" 0 'PASS: 8 passed, 0 failed, 0 skipped .*2 expected warnings' \
 	"$FIX/pass.log" --expect-suite ida
 results "a failed case fails the run" 1 'FAILED ida.ida_test_max' "$FIX/fail.log"
 results "a skipped case is counted as skipped, not passed" 0 '7 passed, 0 failed, 1 skipped' "$FIX/skip.log"
@@ -127,6 +127,8 @@ results "a boot with no KTAP fails the run" 1 'no test ran' "$FIX/empty.log"
 results "an empty suite list fails the run" 1 'no test ran' "$FIX/no-tests.log"
 results "a hung boot fails the run" 1 'hung' "$FIX/pass.log" --timed-out 300
 results "a missing suite fails the run" 1 'suite ida_mmu did not run' "$FIX/pass.log" --expect-suite ida_mmu
+results "an unexpected warning fails the run" 1 'unexpected kernel report: WARNING: CPU: 1' "$FIX/splat.log"
+results "a wrong number of expected warnings fails the run" 1 'expected 2 warnings, the log has 1' "$FIX/warn-count.log"
 results "a missing log fails the run" 1 'no test ran' "$tmp/does-not-exist.log"
 
 echo "1..$n"
