@@ -6,6 +6,7 @@
 #                                  result with what git am gives
 #   check-series.sh checkpatch P   checkpatch.pl --strict on patch P: no
 #                                  errors, warnings or checks
+#   check-series.sh api            no deprecated IDA API left in the tree
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
@@ -38,7 +39,14 @@ checkpatch)
 	echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
 		die "checkpatch.pl --strict: $2: $(echo "$out" | grep '^total:')"
 	;;
+api)
+	# The deprecated IDA API is gone from the whole tree.
+	if git grep -n -E 'ida_simple_get|ida_simple_remove|ida_pre_get|ida_get_new|ida_remove\(' "$BRANCH"; then
+		die "the deprecated IDA API is still used (above)"
+	fi
+	echo "git grep: no ida_simple_get, ida_simple_remove, ida_pre_get, ida_get_new or ida_remove( in the tree"
+	;;
 *)
-	die "usage: check-series.sh patch | checkpatch PATCH"
+	die "usage: check-series.sh patch | checkpatch PATCH | api"
 	;;
 esac

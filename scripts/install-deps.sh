@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt, what a step needs and is missing.
-# Usage: install-deps.sh GROUP...   (groups: tree, build, x86_64, powerpc, checks)
+# Usage: install-deps.sh GROUP...   (groups: tree, build, checks, and the arches)
 . "$(dirname "$0")/lib.sh"
 
 want=()
@@ -10,7 +10,7 @@ for group in "$@"; do
 	tree)	 want+=(linux-source-$TREE_VERSION git xz-utils) ;;
 	build)	 want+=(gcc make flex bison bc libelf-dev libssl-dev python3 ccache
 			cpio kmod rsync) ;;
-	x86_64)	 want+=(qemu-system-x86) ;;
+	x86_64|i386) want+=(qemu-system-x86) ;;
 	powerpc) want+=(qemu-system-ppc gcc-powerpc64-linux-gnu) ;;
 	checks)	 want+=(python3 python3-ply python3-git yamllint quilt patch perl liburcu-dev) ;;
 	*)	 die "install-deps.sh: unknown group '$group'" ;;

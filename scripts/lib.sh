@@ -48,6 +48,11 @@ arch_params() {
 		COMPILER=gcc
 		QEMU_BIN=qemu-system-x86_64
 		;;
+	i386)
+		CROSS=
+		COMPILER=gcc
+		QEMU_BIN=qemu-system-i386
+		;;
 	powerpc)
 		CROSS=${CROSS_COMPILE:-powerpc64-linux-gnu-}
 		COMPILER=${CROSS}gcc
@@ -62,7 +67,7 @@ arch_params() {
 }
 
 known_arches() {
-	echo "x86_64 powerpc"
+	echo "x86_64 powerpc i386"
 }
 
 # The folder kunit.py builds ARCH in: one per tree and arch, kept between

@@ -35,7 +35,11 @@ command -v "$COMPILER" >/dev/null || die "compiler $COMPILER for $arch is missin
 command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN for $arch is missing"
 [ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
 
+# One build folder per tree, arch and kunitconfig, so that legs with other
+# configurations do not rebuild each other's kernels.
+cfg=$(basename "$kunitconfig" .kunitconfig)
 build=$(build_dir "$arch")
+[ "$cfg" = ida ] || build=$build-$cfg
 out=$RESULTS/$name
 mkdir -p "$build" "$CACHE/ccache" || die "cannot create $build"
 rm -rf "$out" && mkdir -p "$out" || die "cannot create $out"

@@ -3,8 +3,11 @@
 # The whole test suite (what .ci/run runs).  Installs what it needs, then:
 #   - the scripts' own tests (scripts/test-scripts.sh)
 #   - the series: git am on the pristine tree, patch -p1 from the series
-#     file, checkpatch.pl --strict on every patch
-#   - the userspace radix-tree harness (idr-test) on the patched tree
+#     file, checkpatch.pl --strict on every patch, no deprecated IDA API
+#     left in the tree
+#   - every patch builds on its own, with no new W=1 or sparse warnings
+#   - the userspace radix-tree harness (idr-test) on the patched tree, and
+#     the line coverage of the IDA functions under the suite
 #   - the GitHub workflow, linted
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
@@ -71,9 +74,16 @@ while read -r p; do
 	check "checkpatch-${p%.patch}" "$REPO/scripts/check-series.sh" checkpatch "$p"
 done < <(series_patches)
 "$REPO/scripts/apply-series.sh" >/dev/null 2>&1 || die "cannot apply the series"
+check no-deprecated-ida-api "$REPO/scripts/check-series.sh" api
+
+echo "== every patch builds on its own (W=1, sparse)"
+check series-bisectable "$REPO/scripts/check-bisect.sh"
+sed -n '2,$p' "$RESULTS/bisect/table.txt" 2>/dev/null | cut -c1-110
 
 echo "== userspace harness"
 check radix-tree-idr-test "$REPO/scripts/radix-tree-test.sh"
+check suite-coverage "$REPO/scripts/coverage.sh"
+grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 
 echo "== workflow"
 check workflow-yamllint yamllint -s -d '{extends: default, rules: {line-length: disable, truthy: disable, document-start: disable}}' "$REPO/.github/workflows"

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Bisectability of the series: after each patch, build for x86_64 the
+# objects that patch touches and the IDA KUnit suite, with W=1 and sparse
+# (C=2), in a worktree of its own and a build folder of its own, so the
+# patched tree and its build folders are left alone.  A patch fails when an
+# object does not build or shows more warnings than before the series.
+# Prints a table, one row per patch; exits non-zero on any failure.
+. "$(dirname "$0")/lib.sh"
+
+"$REPO/scripts/install-deps.sh" build checks || exit 1
+command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || die "cannot install sparse"
+[ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no $BRANCH branch: run scripts/apply-series.sh first"
+
+wt=$CACHE/bisect-worktree
+build=$CACHE/build/linux-$TREE_VERSION-bisect-x86_64
+out=$RESULTS/bisect
+mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
+export CCACHE_DIR=$CACHE/ccache
+if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
+	git -C "$SRC" worktree prune
+	git -C "$SRC" worktree add -q --detach "$wt" "$PRISTINE_TAG" || die "cannot create worktree $wt"
+fi
+
+make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
+# A small config with everything the series touches built in.
+git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG"
+if [ ! -f "$build/.config" ]; then
+	make "${make_args[@]}" tinyconfig >/dev/null || die "tinyconfig failed"
+	cat >> "$build/.config" <<'CFG'
+CONFIG_64BIT=y
+CONFIG_PRINTK=y
+CONFIG_BUG=y
+CONFIG_DEBUG_KERNEL=y
+CONFIG_KUNIT=y
+CONFIG_IDA_KUNIT_TEST=y
+CONFIG_TEST_IDA=y
+CONFIG_MMC=y
+CONFIG_RPMB=y
+CONFIG_NVMEM=y
+CFG
+	make "${make_args[@]}" olddefconfig >/dev/null || die "olddefconfig failed"
+	for opt in CONFIG_RPMB CONFIG_NVMEM CONFIG_TEST_IDA; do
+		grep -q "^$opt=y" "$build/.config" || { rm -f "$build/.config"; die "the bisect config does not enable $opt"; }
+	done
+fi
+
+# objects_of COMMIT: the objects whose source the commit touches, plus the
+# IDA suite and lib/idr.o.
+objects_of() {
+	{
+		git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" |
+			sed -n 's/\.c$/.o/p' | grep -v '^tools/'
+		echo lib/idr.o
+		if [ -f "$wt/lib/tests/ida_kunit.c" ]; then echo lib/tests/ida_kunit.o; fi
+		if [ -f "$wt/lib/test_ida.c" ]; then echo lib/test_ida.o; fi
+	} | sort -u
+}
+
+# warnings OBJ: build OBJ with W=1 and sparse; print the warning lines.
+warnings() {
+	touch "$wt/${1%.o}.c"
+	make "${make_args[@]}" W=1 C=2 "$1" 2>&1 | grep -E 'warning:|error:' | sed 's/:[0-9]*:[0-9]*:/:/'
+	return "${PIPESTATUS[0]}"
+}
+
+rc=0
+printf '%-4s %-72s %s\n' "#" "patch" "result" | tee "$out/table.txt"
+n=0
+while read -r commit; do
+	n=$((n + 1))
+	subject=$(git -C "$SRC" log -1 --format=%s "$commit")
+	git -C "$wt" checkout -q -f --detach "$commit" || die "cannot check out $commit"
+	make "${make_args[@]}" olddefconfig >/dev/null 2>&1
+	result=ok
+	details=()
+	for obj in $(objects_of "$commit"); do
+		[ -f "$wt/${obj%.o}.c" ] || continue
+		if ! w=$(warnings "$obj" 2>&1); then
+			result=FAIL
+			details+=("$obj does not build: $(echo "$w" | grep -m1 error:)")
+			continue
+		fi
+		base=$(git -C "$wt" cat-file -e "$PRISTINE_TAG:${obj%.o}.c" 2>/dev/null && echo yes)
+		count=$(echo -n "$w" | grep -c . || true)
+		if [ "$count" -gt 0 ]; then
+			# Warnings the pristine source of that file has too are not new.
+			if [ "$base" = yes ]; then
+				git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG"
+				make "${make_args[@]}" olddefconfig >/dev/null 2>&1
+				old=$(warnings "$obj" 2>/dev/null)
+				git -C "$wt" checkout -q -f --detach "$commit"
+				make "${make_args[@]}" olddefconfig >/dev/null 2>&1
+				new=$(comm -23 <(echo "$w" | sort) <(echo "$old" | sort))
+			else
+				new=$w
+			fi
+			if [ -n "$new" ]; then
+				result=FAIL
+				details+=("$obj: new warnings: $(echo "$new" | head -n 2 | tr '\n' ' ')")
+			fi
+		fi
+		details+=("$obj built")
+	done
+	# The userspace harness must build after a patch that touches it.
+	if git -C "$wt" diff-tree --no-commit-id --name-only -r "$commit" | grep -q '^tools/testing/radix-tree/\|^include/linux/idr.h\|^lib/idr.c'; then
+		if make -s -C "$wt/tools/testing/radix-tree" -j"$JOBS" idr-test >/dev/null 2>"$out/harness-$n.log"; then
+			details+=("idr-test built")
+		else
+			result=FAIL
+			details+=("idr-test does not build (see $out/harness-$n.log)")
+		fi
+		make -s -C "$wt/tools/testing/radix-tree" clean >/dev/null 2>&1
+	fi
+	[ "$result" = ok ] || rc=1
+	printf '%-4s %-72s %s\n' "$n" "${subject:0:72}" "$result: ${details[*]}" | tee -a "$out/table.txt"
+done < <(git -C "$SRC" rev-list --reverse "$PRISTINE_TAG..$BRANCH")
+[ $rc -eq 0 ] && echo "every patch builds on its own" || echo "error: some patches do not build cleanly on their own" >&2
+exit $rc

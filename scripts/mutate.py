@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Mutation testing of the IDA KUnit suite.
+
+Applies one small mutant at a time to the IDA functions of lib/idr.c in the
+patched tree, rebuilds incrementally and runs the suite (the x86_64 KUnit
+leg in QEMU, with the kernel-log reader; for a mutant that survives that,
+also the userspace radix-tree harness), and reports for each mutant whether
+the suite killed it.  lib/idr.c is restored afterwards, whatever happens.
+
+Usage: scripts/mutate.py [--only NAME[,NAME...]] [--no-harness]
+Writes $IDA_KUNIT_RESULTS/mutation/report.txt and report.json.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (name, what it breaks, exact text in lib/idr.c, replacement).  Each text
+# must occur exactly once in the file.
+MUTANTS = [
+	('min-check-dropped', 'a minimum above INT_MAX is no longer rejected',
+	 '\tif ((int)min < 0)\n\t\treturn -ENOSPC;',
+	 '\tif (0)\n\t\treturn -ENOSPC;'),
+	('max-clamp-dropped', 'a maximum above INT_MAX is not clamped',
+	 '\tif ((int)max < 0)\n\t\tmax = INT_MAX;',
+	 '\tif (0)\n\t\tmax = INT_MAX;'),
+	('max-clamp-wrong', 'a maximum above INT_MAX is clamped to INT_MAX - 1',
+	 '\t\tmax = INT_MAX;',
+	 '\t\tmax = INT_MAX - 1;'),
+	('next-leaf-bit', 'the start bit is reset on the first leaf too',
+	 '\tif (xas.xa_index > min / IDA_BITMAP_BITS)\n\t\tbit = 0;',
+	 '\tif (xas.xa_index >= min / IDA_BITMAP_BITS)\n\t\tbit = 0;'),
+	('leaf-max-off-by-one', 'the range check on a found leaf excludes max',
+	 '\t\tbit = 0;\n\tif (xas.xa_index * IDA_BITMAP_BITS + bit > max)',
+	 '\t\tbit = 0;\n\tif (xas.xa_index * IDA_BITMAP_BITS + bit >= max)'),
+	('leaf-max-check-dropped', 'no range check on a found leaf',
+	 '\t\tbit = 0;\n\tif (xas.xa_index * IDA_BITMAP_BITS + bit > max)\n\t\tgoto nospc;',
+	 '\t\tbit = 0;\n\tif (0)\n\t\tgoto nospc;'),
+	('value-start-le', 'a value entry is searched from the bit past its end',
+	 '\t\tif (bit < BITS_PER_XA_VALUE) {\n\t\t\tbit = find_next_zero_bit(&tmp',
+	 '\t\tif (bit <= BITS_PER_XA_VALUE) {\n\t\t\tbit = find_next_zero_bit(&tmp'),
+	('value-search-short', 'the last bit of a value entry is never used',
+	 'find_next_zero_bit(&tmp, BITS_PER_XA_VALUE, bit);',
+	 'find_next_zero_bit(&tmp, BITS_PER_XA_VALUE - 1, bit);'),
+	('value-max-check-dropped', 'no range check inside a value entry',
+	 '\t\t\tif (xas.xa_index * IDA_BITMAP_BITS + bit > max)\n\t\t\t\tgoto nospc;\n\t\t\tif (bit < BITS_PER_XA_VALUE) {',
+	 '\t\t\tif (0)\n\t\t\t\tgoto nospc;\n\t\t\tif (bit < BITS_PER_XA_VALUE) {'),
+	('value-set-wrong-bit', 'the bit above the ID is set in a value entry',
+	 '\t\t\t\ttmp |= 1UL << bit;',
+	 '\t\t\t\ttmp |= 2UL << bit;'),
+	('conversion-loses-ids', 'a value entry converted to a bitmap loses its IDs',
+	 '\t\tbitmap->bitmap[0] = tmp;\n\t\txas_store(&xas, bitmap);',
+	 '\t\tbitmap->bitmap[0] = 0;\n\t\txas_store(&xas, bitmap);'),
+	('bitmap-search-short', 'the last bit of a bitmap is never used',
+	 'find_next_zero_bit(bitmap->bitmap, IDA_BITMAP_BITS, bit);',
+	 'find_next_zero_bit(bitmap->bitmap, IDA_BITMAP_BITS - 1, bit);'),
+	('bitmap-max-off-by-one', 'the range check inside a bitmap excludes max',
+	 '\t\tif (xas.xa_index * IDA_BITMAP_BITS + bit > max)\n\t\t\tgoto nospc;\n\t\tif (bit == IDA_BITMAP_BITS)',
+	 '\t\tif (xas.xa_index * IDA_BITMAP_BITS + bit >= max)\n\t\t\tgoto nospc;\n\t\tif (bit == IDA_BITMAP_BITS)'),
+	('full-bitmap-gives-up', 'a full bitmap ends the search instead of moving on',
+	 '\t\tif (bit == IDA_BITMAP_BITS)\n\t\t\tgoto next;',
+	 '\t\tif (bit == IDA_BITMAP_BITS)\n\t\t\tgoto nospc;'),
+	('full-mark-kept', 'a full bitmap keeps its free mark',
+	 '\t\tif (bitmap_full(bitmap->bitmap, IDA_BITMAP_BITS))\n\t\t\txas_clear_mark(&xas, XA_FREE_MARK);',
+	 '\t\tif (0)\n\t\t\txas_clear_mark(&xas, XA_FREE_MARK);'),
+	('full-mark-early', 'a bitmap loses its free mark one ID before it is full',
+	 '\t\t__set_bit(bit, bitmap->bitmap);\n\t\tif (bitmap_full(bitmap->bitmap, IDA_BITMAP_BITS))',
+	 '\t\t__set_bit(bit, bitmap->bitmap);\n\t\tif (bitmap_weight(bitmap->bitmap, IDA_BITMAP_BITS) >= IDA_BITMAP_BITS - 1)'),
+	('new-value-le', 'a new value entry is made for the bit past its end',
+	 '\t\tif (bit < BITS_PER_XA_VALUE) {\n\t\t\tbitmap = xa_mk_value(1UL << bit);',
+	 '\t\tif (bit <= BITS_PER_XA_VALUE) {\n\t\t\tbitmap = xa_mk_value(1UL << bit);'),
+	('new-value-extra-bit', 'a new value entry also takes ID 0 of its leaf',
+	 '\t\t\tbitmap = xa_mk_value(1UL << bit);',
+	 '\t\t\tbitmap = xa_mk_value(1UL << bit | 1);'),
+	('retry-keeps-bit', 'after waiting for memory the search restarts at the old bit',
+	 '\t\txas.xa_index = min / IDA_BITMAP_BITS;\n\t\tbit = min % IDA_BITMAP_BITS;\n\t\tgoto retry;',
+	 '\t\txas.xa_index = min / IDA_BITMAP_BITS;\n\t\tgoto retry;'),
+	('spare-bitmap-leaked', 'an unused preallocated bitmap is not freed',
+	 '\tif (bitmap != alloc)\n\t\tkfree(alloc);',
+	 '\tif (bitmap != alloc)\n\t\t;'),
+	('nomem-return-dropped', 'a failed allocation is reported as ID 0',
+	 '\tif (!alloc)\n\t\treturn -ENOMEM;',
+	 '\tif (!alloc)\n\t\treturn 0;'),
+	('nospc-leaks', 'the preallocated bitmap leaks on -ENOSPC',
+	 'nospc:\n\txas_unlock_irqrestore(&xas, flags);\n\tkfree(alloc);',
+	 'nospc:\n\txas_unlock_irqrestore(&xas, flags);'),
+	('result-off-by-one', 'the returned ID is one too high',
+	 '\treturn xas.xa_index * IDA_BITMAP_BITS + bit;',
+	 '\treturn xas.xa_index * IDA_BITMAP_BITS + bit + 1;'),
+	('free-int-check-dropped', 'ida_free() does not ignore IDs above INT_MAX',
+	 '\tif ((int)id < 0)\n\t\treturn;',
+	 '\tif (0)\n\t\treturn;'),
+	('free-value-ge', 'ida_free() rejects the last bit of a value entry',
+	 '\t\tif (bit >= BITS_PER_XA_VALUE)\n\t\t\tgoto err;',
+	 '\t\tif (bit >= BITS_PER_XA_VALUE - 1)\n\t\t\tgoto err;'),
+	('free-value-unchecked', 'a double free in a value entry is not noticed',
+	 '\t\tif (!(v & (1UL << bit)))\n\t\t\tgoto err;',
+	 '\t\tif (0)\n\t\t\tgoto err;'),
+	('free-value-clears-neighbour', 'freeing in a value entry also clears the next ID',
+	 '\t\tv &= ~(1UL << bit);',
+	 '\t\tv &= ~(3UL << bit);'),
+	('free-empty-value-kept', 'an empty value entry is kept',
+	 '\t\tif (!v)\n\t\t\tgoto delete;',
+	 '\t\tif (0)\n\t\t\tgoto delete;'),
+	('free-bitmap-unchecked', 'a double free in a bitmap is not noticed',
+	 '\t\tif (!bitmap || !test_bit(bit, bitmap->bitmap))',
+	 '\t\tif (!bitmap)'),
+	('free-mark-dropped', 'a freed ID in a full bitmap is not marked free',
+	 '\t\t__clear_bit(bit, bitmap->bitmap);\n\t\txas_set_mark(&xas, XA_FREE_MARK);',
+	 '\t\t__clear_bit(bit, bitmap->bitmap);'),
+	('free-clear-dropped', 'ida_free() of a bitmap ID does not clear it',
+	 '\t\t__clear_bit(bit, bitmap->bitmap);\n\t\txas_set_mark',
+	 '\t\txas_set_mark'),
+	('free-empty-bitmap-kept', 'an empty bitmap is kept',
+	 '\t\tif (bitmap_empty(bitmap->bitmap, IDA_BITMAP_BITS)) {',
+	 '\t\tif (0) {'),
+	('free-warning-dropped', 'a bad free no longer warns',
+	 '\tWARN(1, "ida_free called for id=%d which is not allocated.\\n", id);',
+	 '\t(void)id;'),
+	('destroy-leaks-bitmaps', 'ida_destroy() does not free the bitmaps',
+	 '\t\tif (!xa_is_value(bitmap))\n\t\t\tkfree(bitmap);',
+	 '\t\tif (!xa_is_value(bitmap))\n\t\t\t;'),
+	('destroy-store-dropped', 'ida_destroy() leaves the entries in place',
+	 '\t\t\tkfree(bitmap);\n\t\txas_store(&xas, NULL);',
+	 '\t\t\tkfree(bitmap);'),
+	('destroy-irqs-on', 'ida_destroy() takes the lock without disabling interrupts',
+	 '\txas_lock_irqsave(&xas, flags);\n\txas_for_each(&xas, bitmap, ULONG_MAX) {',
+	 '\txas_lock(&xas);\n\txas_for_each(&xas, bitmap, ULONG_MAX) {'),
+	('free-unlocked', 'ida_free() does not take the lock',
+	 '\txas_lock_irqsave(&xas, flags);\n\tbitmap = xas_load(&xas);',
+	 '\tlocal_irq_save(flags);\n\tbitmap = xas_load(&xas);'),
+]
+
+
+def run(cmd, env, log):
+	with open(log, 'w') as f:
+		return subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
+
+
+def main():
+	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+	ap.add_argument('--only', help='comma-separated mutant names')
+	ap.add_argument('--no-harness', action='store_true',
+			help='do not try the userspace harness on survivors')
+	ap.add_argument('--list', action='store_true')
+	args = ap.parse_args()
+	if args.list:
+		for name, what, _, _ in MUTANTS:
+			print(f'{name:32} {what}')
+		return 0
+
+	cache = os.environ.get('IDA_KUNIT_CACHE') or os.path.join(
+		os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'ida-kunit')
+	src = os.path.join(cache, 'linux-' + os.environ.get('IDA_KUNIT_TREE', '6.12'))
+	results = os.environ.get('IDA_KUNIT_RESULTS') or os.path.join(REPO, 'results')
+	out = os.path.join(results, 'mutation')
+	os.makedirs(out, exist_ok=True)
+	path = os.path.join(src, 'lib', 'idr.c')
+	if not os.path.isfile(path):
+		print(f'error: no patched tree at {src}: run scripts/pipeline.sh first', file=sys.stderr)
+		return 1
+	status = subprocess.run(['git', '-C', src, 'status', '--porcelain', '--untracked-files=no'],
+				capture_output=True, text=True).stdout
+	if status.strip():
+		print(f'error: {src} has uncommitted changes; mutation testing needs a clean tree',
+		      file=sys.stderr)
+		return 1
+	with open(path) as f:
+		original = f.read()
+
+	mutants = MUTANTS
+	if args.only:
+		names = set(args.only.split(','))
+		unknown = names - {m[0] for m in MUTANTS}
+		if unknown:
+			print(f'error: unknown mutants: {", ".join(sorted(unknown))}', file=sys.stderr)
+			return 1
+		mutants = [m for m in MUTANTS if m[0] in names]
+	for name, _, old, _ in mutants:
+		if original.count(old) != 1:
+			print(f'error: mutant {name}: its text occurs {original.count(old)} times in lib/idr.c',
+			      file=sys.stderr)
+			return 1
+
+	def restore(*_):
+		with open(path, 'w') as f:
+			f.write(original)
+		if _:
+			sys.exit(1)
+	signal.signal(signal.SIGTERM, restore)
+	signal.signal(signal.SIGINT, restore)
+
+	env = dict(os.environ, IDA_KUNIT_RESULTS=os.path.join(out, 'runs'),
+		   IDA_KUNIT_TIMEOUT=os.environ.get('IDA_KUNIT_TIMEOUT', '120'))
+	rows = []
+	try:
+		for name, what, old, new in mutants:
+			t0 = time.time()
+			with open(path, 'w') as f:
+				f.write(original.replace(old, new))
+			log = os.path.join(out, name + '.log')
+			rc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', 'x86_64',
+				  '--name', name], env, log)
+			counts_file = os.path.join(out, 'runs', name, 'counts.json')
+			counts = {}
+			if os.path.isfile(counts_file):
+				with open(counts_file) as f:
+					counts = json.load(f)
+			if rc == 0:
+				verdict, by = 'survived', ''
+				if not args.no_harness:
+					hrc = run([os.path.join(REPO, 'scripts', 'radix-tree-test.sh')], env,
+						  os.path.join(out, name + '.harness.log'))
+					if hrc != 0:
+						verdict, by = 'killed', 'idr-test'
+			elif any('build failed' in p for p in counts.get('problems', [])):
+				verdict, by = 'stillborn', 'does not build'
+			else:
+				verdict = 'killed'
+				by = ', '.join(counts.get('failed_cases', [])[:3] +
+					       counts.get('problems', [])[:2]) or 'kunit'
+			secs = time.time() - t0
+			rows.append({'name': name, 'what': what, 'verdict': verdict, 'by': by,
+				     'seconds': round(secs)})
+			print(f'{verdict:9} {name:30} {secs:4.0f}s  {by[:150]}', flush=True)
+	finally:
+		restore()
+
+	killed = sum(r['verdict'] == 'killed' for r in rows)
+	survived = [r for r in rows if r['verdict'] == 'survived']
+	stillborn = sum(r['verdict'] == 'stillborn' for r in rows)
+	scored = killed + len(survived)
+	score = 100.0 * killed / scored if scored else 0.0
+	summary = (f'mutation score: {killed}/{scored} killed ({score:.1f}%), '
+		   f'{len(survived)} survived, {stillborn} did not build')
+	with open(os.path.join(out, 'report.json'), 'w') as f:
+		json.dump({'mutants': rows, 'killed': killed, 'survived': len(survived),
+			   'stillborn': stillborn, 'score': round(score, 1)}, f, indent=2)
+	with open(os.path.join(out, 'report.txt'), 'w') as f:
+		for r in rows:
+			f.write(f'{r["verdict"]:9} {r["name"]:30} {r["what"]}  [{r["by"]}]\n')
+		f.write(summary + '\n')
+	for r in survived:
+		print(f'survivor: {r["name"]}: {r["what"]}')
+	print(summary)
+	return 0 if not survived else 1
+
+
+if __name__ == '__main__':
+	sys.exit(main())
