@@ -8,7 +8,7 @@ leg in QEMU, with the kernel-log reader; for a mutant that survives that,
 also the userspace radix-tree harness), and reports for each mutant whether
 the suite killed it.  lib/idr.c is restored afterwards, whatever happens.
 
-Usage: scripts/mutate.py [--only NAME[,NAME...]] [--no-harness]
+Usage: scripts/mutate.py [--only NAME[,NAME...]] [--no-harness] [--kunitconfig F]
 Writes $IDA_KUNIT_RESULTS/mutation/report.txt and report.json.
 """
 
@@ -133,6 +133,9 @@ MUTANTS = [
 	('destroy-irqs-on', 'ida_destroy() takes the lock without disabling interrupts',
 	 '\txas_lock_irqsave(&xas, flags);\n\txas_for_each(&xas, bitmap, ULONG_MAX) {',
 	 '\txas_lock(&xas);\n\txas_for_each(&xas, bitmap, ULONG_MAX) {'),
+	('free-use-after-free', 'ida_free() writes to the bitmap it has just freed',
+	 '\t\t\tkfree(bitmap);\ndelete:',
+	 '\t\t\tkfree(bitmap);\n\t\t\tbitmap->bitmap[0] = 0;\ndelete:'),
 	('free-unlocked', 'ida_free() does not take the lock',
 	 '\txas_lock_irqsave(&xas, flags);\n\tbitmap = xas_load(&xas);',
 	 '\tlocal_irq_save(flags);\n\tbitmap = xas_load(&xas);'),
@@ -150,6 +153,8 @@ def main():
 	ap.add_argument('--no-harness', action='store_true',
 			help='do not try the userspace harness on survivors')
 	ap.add_argument('--list', action='store_true')
+	ap.add_argument('--kunitconfig', default=os.path.join(REPO, 'kunitconfigs', 'ida.kunitconfig'),
+			help='the leg to run each mutant in (default: kunitconfigs/ida.kunitconfig)')
 	args = ap.parse_args()
 	if args.list:
 		for name, what, _, _ in MUTANTS:
@@ -207,7 +212,7 @@ def main():
 				f.write(original.replace(old, new))
 			log = os.path.join(out, name + '.log')
 			rc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', 'x86_64',
-				  '--name', name], env, log)
+				  '--kunitconfig', args.kunitconfig, '--name', name], env, log)
 			counts_file = os.path.join(out, 'runs', name, 'counts.json')
 			counts = {}
 			if os.path.isfile(counts_file):

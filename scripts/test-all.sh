@@ -88,18 +88,32 @@ grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 echo "== workflow"
 check workflow-yamllint yamllint -s -d '{extends: default, rules: {line-length: disable, truthy: disable, document-start: disable}}' "$REPO/.github/workflows"
 
-for arch in "$@"; do
-	echo "== kunit $arch"
-	"$REPO/scripts/run-kunit.sh" --arch "$arch" 2>&1 | tee "$LOGS/kunit-$arch.log" | grep -E '^(kunit |  FAILED|  ERROR|error:)'
-	counts=$RESULTS/$arch/counts.json
+# kunit_leg ARCH NAME KUNITCONFIG: one KUnit leg; every case is a check,
+# and every problem of the run (panic, hang, bad log) a failed one.
+kunit_leg() {
+	local p f s counts=$RESULTS/$2/counts.json
+	"$REPO/scripts/run-kunit.sh" --arch "$1" --name "$2" --kunitconfig "$3" 2>&1 |
+		tee "$LOGS/kunit-$2.log" | grep -E '^(kunit |  FAILED|  ERROR|error:)'
 	if [ -f "$counts" ]; then
 		read -r p f s < <(python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); print(c["passed"], c["failed"] + len(c.get("problems", [])), c["skipped"])' "$counts")
 	else
 		p=0 f=1 s=0
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	[ "$f" -eq 0 ] || failures+=("kunit-$arch")
+	[ "$f" -eq 0 ] || failures+=("kunit-$2")
+}
+
+for arch in "$@"; do
+	echo "== kunit $arch"
+	kunit_leg "$arch" "$arch" "$REPO/kunitconfigs/ida.kunitconfig"
 done
+
+# The x86_64 debug leg: the suite, slow cases included, under lockdep,
+# KASAN, UBSAN and debug objects; any report in the log fails it.
+if [[ " $* " == *" x86_64 "* ]] && [ "${IDA_KUNIT_DEBUG_LEG:-1}" = 1 ]; then
+	echo "== kunit x86_64-debug"
+	kunit_leg x86_64 x86_64-debug "$REPO/kunitconfigs/ida-debug.kunitconfig"
+fi
 
 # A boot that runs out of time must be a failure: give the x86_64 kernel
 # (already built above) far too little time to finish.
