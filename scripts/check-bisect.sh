@@ -24,12 +24,9 @@ if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 fi
 
 make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
-# A small config with everything the series touches built in.
-git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG"
-if [ ! -f "$build/.config" ]; then
-	make "${make_args[@]}" tinyconfig >/dev/null || die "tinyconfig failed"
-	cat >> "$build/.config" <<'CFG'
-CONFIG_64BIT=y
+# A small config with everything the series touches built in; the fragment
+# is applied again after each checkout, as options come and go.
+fragment='CONFIG_64BIT=y
 CONFIG_PRINTK=y
 CONFIG_BUG=y
 CONFIG_DEBUG_KERNEL=y
@@ -39,13 +36,23 @@ CONFIG_IDA_KUNIT_TEST=y
 CONFIG_TEST_IDA=y
 CONFIG_MMC=y
 CONFIG_RPMB=y
-CONFIG_NVMEM=y
-CFG
-	make "${make_args[@]}" olddefconfig >/dev/null || die "olddefconfig failed"
-	for opt in CONFIG_RPMB CONFIG_NVMEM CONFIG_TEST_IDA; do
-		grep -q "^$opt=y" "$build/.config" || { rm -f "$build/.config"; die "the bisect config does not enable $opt"; }
+CONFIG_NVMEM=y'
+git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG"
+[ -f "$build/.config" ] || make "${make_args[@]}" tinyconfig >/dev/null || die "tinyconfig failed"
+
+# configure: apply the fragment to the checked-out source; the options of
+# the fragment that exist there must end up enabled.
+configure() {
+	local opt
+	echo "$fragment" >> "$build/.config"
+	make "${make_args[@]}" olddefconfig >/dev/null 2>&1 || die "olddefconfig failed"
+	for opt in CONFIG_RPMB CONFIG_NVMEM; do
+		grep -q "^$opt=y" "$build/.config" || die "the bisect config does not enable $opt"
 	done
-fi
+	if [ -f "$wt/lib/test_ida.c" ]; then opt=CONFIG_TEST_IDA; else opt=CONFIG_IDA_KUNIT_TEST; fi
+	grep -q "^$opt=y" "$build/.config" || die "the bisect config does not enable $opt"
+}
+configure
 
 # objects_of COMMIT: the objects whose source the commit touches, plus the
 # IDA suite and lib/idr.o.
@@ -73,7 +80,7 @@ while read -r commit; do
 	n=$((n + 1))
 	subject=$(git -C "$SRC" log -1 --format=%s "$commit")
 	git -C "$wt" checkout -q -f --detach "$commit" || die "cannot check out $commit"
-	make "${make_args[@]}" olddefconfig >/dev/null 2>&1
+	configure
 	result=ok
 	details=()
 	for obj in $(objects_of "$commit"); do
@@ -89,10 +96,10 @@ while read -r commit; do
 			# Warnings the pristine source of that file has too are not new.
 			if [ "$base" = yes ]; then
 				git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG"
-				make "${make_args[@]}" olddefconfig >/dev/null 2>&1
+				configure
 				old=$(warnings "$obj" 2>/dev/null)
 				git -C "$wt" checkout -q -f --detach "$commit"
-				make "${make_args[@]}" olddefconfig >/dev/null 2>&1
+				configure
 				new=$(comm -23 <(echo "$w" | sort) <(echo "$old" | sort))
 			else
 				new=$w
