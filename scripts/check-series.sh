@@ -34,7 +34,8 @@ patch)
 checkpatch)
 	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH"
 	[ -f "$PATCHES/$2" ] || die "no patch $PATCHES/$2"
-	out=$(perl scripts/checkpatch.pl --strict --showfile "$PATCHES/$2" 2>&1)
+	# Debian's python3 first: spdxcheck.py needs python3-ply.
+	out=$(PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --showfile "$PATCHES/$2" 2>&1)
 	echo "$out"
 	echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
 		die "checkpatch.pl --strict: $2: $(echo "$out" | grep '^total:')"
