@@ -60,6 +60,9 @@ objects_of() {
 	{
 		git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" |
 			sed -n 's/\.c$/.o/p' | grep -v '^tools/'
+		# A header: an object that includes it.
+		git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" |
+			sed -n 's|^include/linux/nvmem-provider\.h$|drivers/nvmem/core.o|p'
 		echo lib/idr.o
 		if [ -f "$wt/lib/tests/ida_kunit.c" ]; then echo lib/tests/ida_kunit.o; fi
 		if [ -f "$wt/lib/test_ida.c" ]; then echo lib/test_ida.o; fi
