@@ -22,6 +22,21 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# Mutants that cannot change what any caller sees: reported, not scored.
+EQUIVALENT = {
+	'min-check-dropped':
+		'without the check, a minimum above INT_MAX starts the search past '
+		'max / IDA_BITMAP_BITS and the range check returns -ENOSPC anyway',
+	'value-start-le':
+		'for bit == BITS_PER_XA_VALUE find_next_zero_bit() returns its size, '
+		'so the mutant takes the same conversion path, only checking max '
+		'before the conversion instead of after it',
+	'full-mark-kept':
+		'a full bitmap that keeps its free mark is found again, '
+		'find_next_zero_bit() finds nothing and the search moves on: '
+		'slower, never wrong',
+}
+
 # (name, what it breaks, exact text in lib/idr.c, replacement).  Each text
 # must occur exactly once in the file.
 MUTANTS = [
@@ -152,6 +167,8 @@ def main():
 	ap.add_argument('--only', help='comma-separated mutant names')
 	ap.add_argument('--no-harness', action='store_true',
 			help='do not try the userspace harness on survivors')
+	ap.add_argument('--no-debug-leg', action='store_true',
+			help='do not try the x86_64 debug leg (lockdep, KASAN) on survivors')
 	ap.add_argument('--list', action='store_true')
 	ap.add_argument('--kunitconfig', default=os.path.join(REPO, 'kunitconfigs', 'ida.kunitconfig'),
 			help='the leg to run each mutant in (default: kunitconfigs/ida.kunitconfig)')
@@ -225,6 +242,20 @@ def main():
 						  os.path.join(out, name + '.harness.log'))
 					if hrc != 0:
 						verdict, by = 'killed', 'idr-test'
+				if verdict == 'survived' and not args.no_debug_leg and name not in EQUIVALENT:
+					debug = os.path.join(REPO, 'kunitconfigs', 'ida-debug.kunitconfig')
+					drc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', 'x86_64',
+						   '--kunitconfig', debug, '--name', name + '-debug'], env,
+						  os.path.join(out, name + '.debug.log'))
+					dfile = os.path.join(out, 'runs', name + '-debug', 'counts.json')
+					if drc != 0 and os.path.isfile(dfile):
+						with open(dfile) as f:
+							dc = json.load(f)
+						verdict = 'killed'
+						by = 'debug leg: ' + ', '.join(dc.get('failed_cases', [])[:2] +
+									      dc.get('problems', [])[:2])
+				if verdict == 'survived' and name in EQUIVALENT:
+					verdict, by = 'equivalent', EQUIVALENT[name]
 			elif any('build failed' in p for p in counts.get('problems', [])):
 				verdict, by = 'stillborn', 'does not build'
 			else:
@@ -241,12 +272,15 @@ def main():
 	killed = sum(r['verdict'] == 'killed' for r in rows)
 	survived = [r for r in rows if r['verdict'] == 'survived']
 	stillborn = sum(r['verdict'] == 'stillborn' for r in rows)
+	equivalent = sum(r['verdict'] == 'equivalent' for r in rows)
 	scored = killed + len(survived)
 	score = 100.0 * killed / scored if scored else 0.0
 	summary = (f'mutation score: {killed}/{scored} killed ({score:.1f}%), '
-		   f'{len(survived)} survived, {stillborn} did not build')
+		   f'{len(survived)} survived, {equivalent} equivalent (not scored), '
+		   f'{stillborn} did not build')
 	with open(os.path.join(out, 'report.json'), 'w') as f:
 		json.dump({'mutants': rows, 'killed': killed, 'survived': len(survived),
+			   'equivalent': equivalent,
 			   'stillborn': stillborn, 'score': round(score, 1)}, f, indent=2)
 	with open(os.path.join(out, 'report.txt'), 'w') as f:
 		for r in rows:
