@@ -9,7 +9,7 @@
 # stop it, unless IDA_KUNIT_FORCE=1.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
+[ -e "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
 cd "$SRC" || exit 1
 git rev-parse -q --verify "refs/tags/$PRISTINE_TAG" >/dev/null || die "tree $SRC has no $PRISTINE_TAG tag"
 
@@ -22,7 +22,7 @@ done
 # Nothing to do when the tree holds exactly this series already.
 head=$(git rev-parse HEAD)
 { read -r stamp_hash stamp_commit < "$(series_stamp_file)"; } 2>/dev/null
-clean=$([ -z "$(git status --porcelain --untracked-files=no)" ] && [ ! -d .git/rebase-apply ] && echo yes)
+clean=$([ -z "$(git status --porcelain --untracked-files=no)" ] && [ ! -d "$(git rev-parse --git-path rebase-apply)" ] && echo yes)
 if [ "${IDA_KUNIT_REAPPLY:-0}" != 1 ] && [ "$clean" = yes ] && [ "$head" = "${stamp_commit:-}" ] &&
    [ "$(git symbolic-ref -q --short HEAD)" = "$BRANCH" ] && [ "$stamp_hash" = "$(series_hash)" ]; then
 	info "series already applied to $SRC ($(git rev-parse --short HEAD))"
@@ -58,7 +58,8 @@ done
 # export-series.sh turns back into the cover letter.
 cover=$PATCHES/0000-cover-letter.patch
 if [ -f "$cover" ]; then
-	python3 - "$cover" > "$SRC/.git/ida-kunit-description" <<'PY' || die "cannot read $cover"
+	desc=$(git rev-parse --git-path ida-kunit-description)
+	python3 - "$cover" > "$desc" <<'PY' || die "cannot read $cover"
 import email, re, sys
 with open(sys.argv[1], encoding='utf-8') as f:
     msg = email.message_from_file(f)
@@ -72,7 +73,7 @@ for line in msg.get_payload().splitlines():
     body.append(line)
 print(subject + '\n\n' + '\n'.join(body).strip())
 PY
-	git config "branch.$BRANCH.description" "$(cat "$SRC/.git/ida-kunit-description")"
+	git config "branch.$BRANCH.description" "$(cat "$desc")"
 fi
 write_series_stamp
 info "applied ${#patches[@]} patches to $SRC on branch $BRANCH ($(git rev-parse --short HEAD))"

@@ -13,15 +13,11 @@ command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || 
 [ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
 git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no $BRANCH branch: run scripts/apply-series.sh first"
 
-wt=$CACHE/bisect-worktree
 build=$CACHE/build/linux-$TREE_VERSION-bisect-x86_64
 out=$RESULTS/bisect
 mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
 export CCACHE_DIR=$CACHE/ccache
-if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$wt" "$PRISTINE_TAG" || die "cannot create worktree $wt"
-fi
+wt=$(scratch_worktree) || exit 1
 
 make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
 # A small config with everything the series touches built in; the fragment

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Checks of the series itself.
+#   check-series.sh am             git am the series on the pristine tree
 #   check-series.sh patch          apply the series with patch -p1, as quilt
 #                                  would, on the pristine tree and compare the
-#                                  result with what git am gives
+#                                  result with the ida-kunit branch
 #   check-series.sh checkpatch P   checkpatch.pl --strict on patch P: no
 #                                  errors, warnings or checks
 #   check-series.sh api            no deprecated IDA API left in the tree
@@ -13,23 +14,29 @@
 cd "$SRC" || exit 1
 
 case "$1" in
-patch)
-	git rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no $BRANCH branch: run scripts/apply-series.sh first"
-	git checkout -q -f --detach "$PRISTINE_TAG" && git clean -q -f -d -x || die "cannot check out $PRISTINE_TAG"
-	rc=0
+am|patch)
+	# In a scratch worktree, so that the patched tree is left alone.
+	wt=$(scratch_worktree) || exit 1
+	cd "$wt" || exit 1
+	git checkout -q -f --detach "$PRISTINE_TAG" && git clean -q -f -d -x || die "cannot check out $PRISTINE_TAG in $wt"
 	while read -r p; do
-		if ! patch -p1 --batch --forward --no-backup-if-mismatch -s < "$PATCHES/$p"; then
-			echo "error: patch $p does not apply with patch -p1" >&2
-			rc=1
-			break
+		if [ "$1" = am ]; then
+			git -c user.name=ida-kunit -c user.email=ida-kunit@localhost am -q "$PATCHES/$p" >/dev/null 2>&1 ||
+				{ git am --abort; die "patch $p does not apply with git am"; }
+		else
+			patch -p1 --batch --forward --no-backup-if-mismatch -s < "$PATCHES/$p" ||
+				{ git reset -q --hard; git clean -q -f -d -x; die "patch $p does not apply with patch -p1"; }
 		fi
 	done < <(series_patches)
-	if [ $rc -eq 0 ]; then
+	n=$(series_patches | wc -l)
+	if [ "$1" = am ]; then
+		echo "git am: $n patches applied on $PRISTINE_TAG"
+	else
 		git add -A -f . && git diff --cached --quiet "$BRANCH" ||
-			{ echo "error: patch -p1 gives a different tree than git am" >&2; rc=1; }
+			{ git reset -q --hard; die "patch -p1 gives a different tree than the $BRANCH branch"; }
+		git reset -q --hard && git clean -q -f -d -x
+		echo "patch -p1: $n patches applied on $PRISTINE_TAG, same tree as git am"
 	fi
-	git reset -q && git checkout -q -f "$BRANCH" && git clean -q -f -d -x
-	exit $rc
 	;;
 checkpatch)
 	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH"
@@ -48,6 +55,6 @@ api)
 	echo "git grep: no ida_simple_get, ida_simple_remove, ida_pre_get, ida_get_new or ida_remove( in the tree"
 	;;
 *)
-	die "usage: check-series.sh patch | checkpatch PATCH | api"
+	die "usage: check-series.sh am | patch | checkpatch PATCH | api"
 	;;
 esac

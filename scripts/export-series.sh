@@ -7,7 +7,7 @@
 # from the exported cover letter, so an edit round-trips.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+[ -e "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
 cd "$SRC" || exit 1
 [ "$(git symbolic-ref --short -q HEAD)" = "$BRANCH" ] || die "tree is not on branch $BRANCH"
 [ -z "$(git status --porcelain --untracked-files=no)" ] || die "tree has uncommitted changes: commit or stash them first"

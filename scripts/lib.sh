@@ -17,12 +17,12 @@ set -o pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TREE_VERSION=${IDA_KUNIT_TREE:-6.12}
 CACHE=${IDA_KUNIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ida-kunit}
-SRC=$CACHE/linux-$TREE_VERSION
+SRC=${IDA_KUNIT_SRC:-$CACHE/linux-$TREE_VERSION}
 PATCHES=${IDA_KUNIT_PATCHES:-$REPO/kernel-patches/linux-$TREE_VERSION}
 RESULTS=${IDA_KUNIT_RESULTS:-$REPO/results}
 JOBS=${IDA_KUNIT_JOBS:-$(nproc)}
 QEMU_TIMEOUT=${IDA_KUNIT_TIMEOUT:-300}
-BRANCH=ida-kunit
+BRANCH=${IDA_KUNIT_BRANCH:-ida-kunit}
 PRISTINE_TAG=pristine
 
 # A fixed identity and date for the pristine commit, so that its hash is the
@@ -91,11 +91,23 @@ series_hash() {
 }
 
 series_stamp_file() {
-	echo "$SRC/.git/ida-kunit-applied"
+	echo "$(git -C "$SRC" rev-parse --absolute-git-dir)/ida-kunit-applied-$BRANCH"
 }
 
 write_series_stamp() {
 	echo "$(series_hash) $(git -C "$SRC" rev-parse HEAD)" > "$(series_stamp_file)"
+}
+
+# scratch_worktree: a second checkout of the tree, for checks that must
+# not touch the patched tree (whose files' times drive incremental builds).
+scratch_worktree() {
+	local wt=$CACHE/worktree-linux-$TREE_VERSION${1:+-$1}
+	if [ ! -e "$wt/.git" ]; then
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$wt" "$PRISTINE_TAG" >&2 || die "cannot create worktree $wt"
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1
+	echo "$wt"
 }
 
 elapsed() {

@@ -68,7 +68,7 @@ grep '^not ok' "$LOGS/test-scripts.tap"
 echo "scripts: $(grep -c '^ok ' "$LOGS/test-scripts.tap") ok, $(grep -c '^not ok ' "$LOGS/test-scripts.tap") not ok"
 
 echo "== series"
-check series-git-am env IDA_KUNIT_REAPPLY=1 "$REPO/scripts/apply-series.sh"
+check series-git-am "$REPO/scripts/check-series.sh" am
 check series-patch-p1 "$REPO/scripts/check-series.sh" patch
 while read -r p; do
 	check "checkpatch-${p%.patch}" "$REPO/scripts/check-series.sh" checkpatch "$p"

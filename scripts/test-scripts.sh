@@ -57,6 +57,13 @@ results() {
 	fi
 }
 
+# The tests that apply and export series work on a scratch worktree and
+# branch of their own, so that the patched tree (and the incremental builds
+# that depend on its files' times) is left alone.
+scratch=$(scratch_worktree selftest) || exit 1
+export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest
+SRC=$scratch BRANCH=ida-kunit-selftest
+
 # --- bad input ---------------------------------------------------------
 expect_error "run-kunit rejects an unknown arch" "unknown arch 'sparc64'" \
 	"$REPO/scripts/run-kunit.sh" --arch sparc64
@@ -86,7 +93,7 @@ PY
 expect_error "a patch that does not apply is named" "patch $first does not apply" \
 	env IDA_KUNIT_PATCHES="$tmp/bad" "$REPO/scripts/apply-series.sh"
 if [ "$(git -C "$SRC" rev-parse HEAD)" = "$(git -C "$SRC" rev-parse "$PRISTINE_TAG^{commit}")" ] &&
-   [ ! -d "$SRC/.git/rebase-apply" ] && [ -z "$(git -C "$SRC" status --porcelain)" ]; then
+   [ ! -d "$(git -C "$SRC" rev-parse --absolute-git-dir)/rebase-apply" ] && [ -z "$(git -C "$SRC" status --porcelain)" ]; then
 	ok "a failed apply leaves the pristine tree"
 else
 	not_ok "a failed apply leaves the pristine tree" "tree is at $(git -C "$SRC" log --oneline -1) with $(git -C "$SRC" status --porcelain | wc -l) changes"
