@@ -73,7 +73,7 @@ check series-patch-p1 "$REPO/scripts/check-series.sh" patch
 while read -r p; do
 	check "checkpatch-${p%.patch}" "$REPO/scripts/check-series.sh" checkpatch "$p"
 done < <(series_patches)
-"$REPO/scripts/apply-series.sh" >/dev/null 2>&1 || die "cannot apply the series"
+"$REPO/scripts/apply-series.sh" >/dev/null || die "cannot apply the series"
 check no-deprecated-ida-api "$REPO/scripts/check-series.sh" api
 
 echo "== every patch builds on its own (W=1, sparse)"
