@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Bisectability of the series: after each patch, build for x86_64 the
 # objects that patch touches and the IDA KUnit suite, with W=1 and sparse
-# (C=2), in a worktree of its own and a build folder of its own, so the
+# (C=2), in the scratch worktree (scratch_worktree) and a build folder of its own, so the
 # patched tree and its build folders are left alone.  A patch fails when an
 # object does not build or shows more warnings than before the series.
 # Prints a table, one row per patch; exits non-zero on any failure.
