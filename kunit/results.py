@@ -159,6 +159,28 @@ def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, 
 	ET.ElementTree(suites).write(path, encoding='utf-8', xml_declaration=True)
 
 
+def phase_failure(args):
+	"""Results of a run that never booted: one failed case, the phase."""
+	os.makedirs(args.out, exist_ok=True)
+	try:
+		with open(args.log, encoding='utf-8', errors='replace') as f:
+			tail = f.read()[-20000:]
+	except OSError:
+		tail = ''
+	suites = ET.Element('testsuites', name=f'kunit-{args.arch}', tests='1', failures='1')
+	ts = ET.SubElement(suites, 'testsuite', name='kunit-run', tests='1', failures='1')
+	tc = ET.SubElement(ts, 'testcase', classname=f'{args.arch}.kunit-run', name=args.failed_phase)
+	ET.SubElement(tc, 'failure', message=args.message, type=args.failed_phase).text = tail
+	ET.indent(suites)
+	ET.ElementTree(suites).write(os.path.join(args.out, 'junit.xml'), encoding='utf-8',
+				     xml_declaration=True)
+	with open(os.path.join(args.out, 'counts.json'), 'w', encoding='utf-8') as f:
+		json.dump({'passed': 0, 'failed': 1, 'skipped': 0, 'verdict': 'FAIL',
+			   'problems': [args.message], 'failed_cases': []}, f, indent=2)
+	print(f'kunit {args.arch}: FAIL: {args.message}')
+	return 1
+
+
 def main():
 	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 	ap.add_argument('--kunit-tool', required=True, help='tools/testing/kunit of the tree')
@@ -167,10 +189,16 @@ def main():
 	ap.add_argument('--arch', required=True)
 	ap.add_argument('--expect-suite', action='append', default=[],
 			help='a suite that must appear in the results (repeatable)')
+	ap.add_argument('--failed-phase', metavar='PHASE',
+			help='the run stopped before booting: PHASE (config, build) failed, '
+			     'with --message; --log is that phase\'s log')
+	ap.add_argument('--message', default='', help='with --failed-phase: what failed')
 	ap.add_argument('--timed-out', type=int, default=0,
 			help='the boot was killed after this many seconds')
 	args = ap.parse_args()
 
+	if args.failed_phase:
+		return phase_failure(args)
 	if not os.path.isdir(args.kunit_tool):
 		print(f'error: no kunit_tool at {args.kunit_tool}', file=sys.stderr)
 		return 2

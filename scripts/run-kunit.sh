@@ -54,21 +54,8 @@ make_opts=(--make_options "CC=ccache $COMPILER")
 cd "$SRC" || exit 1
 
 fail_phase() {	# fail_phase PHASE MESSAGE LOG
-	python3 - "$out/junit.xml" "$name" "$1" "$2" "$3" <<'PY'
-import sys, xml.etree.ElementTree as ET
-path, name, phase, msg, log = sys.argv[1:]
-try:
-    text = open(log, encoding='utf-8', errors='replace').read()[-20000:]
-except OSError:
-    text = ''
-s = ET.Element('testsuites', name=f'kunit-{name}', tests='1', failures='1')
-ts = ET.SubElement(s, 'testsuite', name='kunit-run', tests='1', failures='1')
-tc = ET.SubElement(ts, 'testcase', classname=f'{name}.kunit-run', name=phase)
-ET.SubElement(tc, 'failure', message=msg, type=phase).text = text
-ET.ElementTree(s).write(path, encoding='utf-8', xml_declaration=True)
-PY
-	printf '{"passed": 0, "failed": 1, "skipped": 0, "verdict": "FAIL", "problems": ["%s"]}\n' "$2" > "$out/counts.json"
-	echo "kunit $name: FAIL: $2" >&2
+	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch "$name" \
+		--out "$out" --log "$3" --failed-phase "$1" --message "$2" >&2
 	exit 1
 }
 
