@@ -42,10 +42,26 @@ checkpatch)
 	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH"
 	[ -f "$PATCHES/$2" ] || die "no patch $PATCHES/$2"
 	# Debian's python3 first: spdxcheck.py needs python3-ply.
-	out=$(PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --showfile "$PATCHES/$2" 2>&1)
+	# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for any
+	# new file; it is checked below for what it means instead.
+	out=$(PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --showfile \
+		--ignore FILE_PATH_CHANGES "$PATCHES/$2" 2>&1)
 	echo "$out"
 	echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks' ||
 		die "checkpatch.pl --strict: $2: $(echo "$out" | grep '^total:')"
+	# Every file the patch adds has a MAINTAINERS section on the branch
+	# (other than THE REST), whether or not the patch touches MAINTAINERS.
+	git apply --summary "$PATCHES/$2" | sed -n 's/^ create mode [0-7]* //p' |
+	while read -r f; do
+		git cat-file -e "$BRANCH:$f" 2>/dev/null || die "$2 adds $f, which is not on the $BRANCH branch"
+		sections=$(git show "$BRANCH:MAINTAINERS" > "${TMPDIR:-/tmp}/ida-kunit-MAINTAINERS.$$" &&
+			PATH=/usr/bin:$PATH perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--sections --mpath "${TMPDIR:-/tmp}/ida-kunit-MAINTAINERS.$$" -f "$f" 2>&1 |
+			grep -v -E '^([A-Z]:|$)' | grep -v -x 'THE REST')
+		rm -f "${TMPDIR:-/tmp}/ida-kunit-MAINTAINERS.$$"
+		[ -n "$sections" ] || die "$2 adds $f, which no MAINTAINERS section covers"
+		echo "$f: maintained in $(echo "$sections" | paste -s -d, -)"
+	done || exit 1
 	;;
 api)
 	# The deprecated IDA API is gone from the whole tree.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt, what a step needs and is missing.
-# Usage: install-deps.sh GROUP...   (groups: tree, build, checks, and the arches)
+# Usage: install-deps.sh GROUP...   (groups: tree, build, checks, bench, and the arches)
 . "$(dirname "$0")/lib.sh"
 
 want=()
@@ -12,7 +12,9 @@ for group in "$@"; do
 			cpio kmod rsync) ;;
 	x86_64|i386) want+=(qemu-system-x86) ;;
 	powerpc) want+=(qemu-system-ppc gcc-powerpc64-linux-gnu) ;;
+	ppc64le) want+=(qemu-system-ppc gcc-powerpc64le-linux-gnu) ;;
 	checks)	 want+=(python3 python3-ply python3-git yamllint quilt patch perl liburcu-dev) ;;
+	bench)	 want+=(valgrind liburcu-dev) ;;
 	*)	 die "install-deps.sh: unknown group '$group'" ;;
 	esac
 done

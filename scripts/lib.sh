@@ -38,25 +38,35 @@ info() {
 	echo ">>> $*" >&2
 }
 
-# arch_params ARCH: sets LINUX_ARCH, CROSS, QEMU_BIN, QEMU_CONFIG, COMPILER.
+# arch_params ARCH: sets CROSS, COMPILER, QEMU_BIN, QEMU_CONFIG, and
+# ARCH_KUNITCONFIGS, the kunitconfigs every leg of that arch adds to its own.
 # Adding an architecture means adding a case here and a QEMU config in
 # kunit/qemu_configs/.
 arch_params() {
+	ARCH_KUNITCONFIGS=()
 	case "$1" in
 	x86_64)
 		CROSS=
 		COMPILER=gcc
 		QEMU_BIN=qemu-system-x86_64
+		ARCH_KUNITCONFIGS=("$REPO/kunitconfigs/x86_64-trim.kunitconfig")
 		;;
 	i386)
 		CROSS=
 		COMPILER=gcc
 		QEMU_BIN=qemu-system-i386
 		;;
-	powerpc)
+	powerpc)	# ppc64 big endian, POWER8: hash MMU
 		CROSS=${CROSS_COMPILE:-powerpc64-linux-gnu-}
 		COMPILER=${CROSS}gcc
 		QEMU_BIN=qemu-system-ppc64
+		ARCH_KUNITCONFIGS=("$REPO/kunitconfigs/book3s64-mmu-context.kunitconfig")
+		;;
+	ppc64le)	# ppc64 little endian, POWER9: radix MMU
+		CROSS=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
+		COMPILER=${CROSS}gcc
+		QEMU_BIN=qemu-system-ppc64
+		ARCH_KUNITCONFIGS=("$REPO/kunitconfigs/book3s64-mmu-context.kunitconfig")
 		;;
 	*)
 		die "unknown arch '$1' (known: $(known_arches))"
@@ -67,7 +77,7 @@ arch_params() {
 }
 
 known_arches() {
-	echo "x86_64 powerpc i386"
+	echo "x86_64 powerpc ppc64le i386"
 }
 
 # The folder kunit.py builds ARCH in: one per tree and arch, kept between

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Mutation testing of the IDA KUnit suite.
+"""Mutation testing of the IDA KUnit suite (and of the book3s64 MMU context suite).
 
-Applies one small mutant at a time to the IDA functions of lib/idr.c in the
-patched tree, rebuilds incrementally and runs the suite (the x86_64 KUnit
-leg in QEMU, with the kernel-log reader; for a mutant that survives that,
-also the userspace radix-tree harness), and reports for each mutant whether
-the suite killed it.  lib/idr.c is restored afterwards, whatever happens.
+Applies one small mutant at a time to the code under test in the patched
+tree (the IDA functions of lib/idr.c; with --target book3s64-mmu-context,
+arch/powerpc/mm/book3s64/mmu_context.c), rebuilds incrementally and runs the
+suite (the KUnit leg in QEMU, with the kernel-log reader; for an IDA mutant
+that survives that, also the userspace radix-tree harness and the debug leg),
+and reports for each mutant whether the suite killed it.  The file is
+restored afterwards, whatever happens.
 
-Usage: scripts/mutate.py [--only NAME[,NAME...]] [--no-harness] [--kunitconfig F]
-Writes $IDA_KUNIT_RESULTS/mutation/report.txt and report.json.
+Usage: scripts/mutate.py [--target T] [--only NAME[,NAME...]] [--no-harness] [--kunitconfig F]
+Writes $IDA_KUNIT_RESULTS/mutation[-T]/report.txt and report.json.
 """
 
 import argparse
@@ -83,11 +85,14 @@ MUTANTS = [
 	 '\t\tif (bit == IDA_BITMAP_BITS)\n\t\t\tgoto next;',
 	 '\t\tif (bit == IDA_BITMAP_BITS)\n\t\t\tgoto nospc;'),
 	('full-mark-kept', 'a full bitmap keeps its free mark',
-	 '\t\tif (bitmap_full(bitmap->bitmap, IDA_BITMAP_BITS))\n\t\t\txas_clear_mark(&xas, XA_FREE_MARK);',
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] == ~0UL &&\n\t\t    bitmap_full(bitmap->bitmap, IDA_BITMAP_BITS))\n\t\t\txas_clear_mark(&xas, XA_FREE_MARK);',
 	 '\t\tif (0)\n\t\t\txas_clear_mark(&xas, XA_FREE_MARK);'),
 	('full-mark-early', 'a bitmap loses its free mark one ID before it is full',
-	 '\t\t__set_bit(bit, bitmap->bitmap);\n\t\tif (bitmap_full(bitmap->bitmap, IDA_BITMAP_BITS))',
-	 '\t\t__set_bit(bit, bitmap->bitmap);\n\t\tif (bitmap_weight(bitmap->bitmap, IDA_BITMAP_BITS) >= IDA_BITMAP_BITS - 1)'),
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] == ~0UL &&\n\t\t    bitmap_full(bitmap->bitmap, IDA_BITMAP_BITS))',
+	 '\t\tif (bitmap_weight(bitmap->bitmap, IDA_BITMAP_BITS) >= IDA_BITMAP_BITS - 1)'),
+	('full-word-check-inverted', 'a bitmap is only checked for full when the word of the new ID is not full',
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] == ~0UL &&\n\t\t    bitmap_full(',
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] != ~0UL &&\n\t\t    bitmap_full('),
 	('new-value-le', 'a new value entry is made for the bit past its end',
 	 '\t\tif (bit < BITS_PER_XA_VALUE) {\n\t\t\tbitmap = xa_mk_value(1UL << bit);',
 	 '\t\tif (bit <= BITS_PER_XA_VALUE) {\n\t\t\tbitmap = xa_mk_value(1UL << bit);'),
@@ -128,14 +133,20 @@ MUTANTS = [
 	 '\t\tif (!bitmap || !test_bit(bit, bitmap->bitmap))',
 	 '\t\tif (!bitmap)'),
 	('free-mark-dropped', 'a freed ID in a full bitmap is not marked free',
-	 '\t\t__clear_bit(bit, bitmap->bitmap);\n\t\txas_set_mark(&xas, XA_FREE_MARK);',
-	 '\t\t__clear_bit(bit, bitmap->bitmap);'),
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] == ~0UL)\n\t\t\txas_set_mark(&xas, XA_FREE_MARK);',
+	 '\t\tif (0)\n\t\t\txas_set_mark(&xas, XA_FREE_MARK);'),
+	('free-mark-after-clear', 'ida_free() looks for a full word after clearing the bit, so never marks a bitmap free',
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] == ~0UL)\n\t\t\txas_set_mark(&xas, XA_FREE_MARK);\n\t\t__clear_bit(bit, bitmap->bitmap);',
+	 '\t\t__clear_bit(bit, bitmap->bitmap);\n\t\tif (bitmap->bitmap[BIT_WORD(bit)] == ~0UL)\n\t\t\txas_set_mark(&xas, XA_FREE_MARK);'),
 	('free-clear-dropped', 'ida_free() of a bitmap ID does not clear it',
-	 '\t\t__clear_bit(bit, bitmap->bitmap);\n\t\txas_set_mark',
-	 '\t\txas_set_mark'),
+	 '\t\t__clear_bit(bit, bitmap->bitmap);\n\t\t/* Only a bitmap whose last set bit',
+	 '\t\t/* Only a bitmap whose last set bit'),
 	('free-empty-bitmap-kept', 'an empty bitmap is kept',
-	 '\t\tif (bitmap_empty(bitmap->bitmap, IDA_BITMAP_BITS)) {',
+	 '\t\tif (!bitmap->bitmap[BIT_WORD(bit)] &&\n\t\t    bitmap_empty(bitmap->bitmap, IDA_BITMAP_BITS)) {',
 	 '\t\tif (0) {'),
+	('free-empty-check-inverted', 'a bitmap is only checked for empty when the word of the freed ID is not empty',
+	 '\t\tif (!bitmap->bitmap[BIT_WORD(bit)] &&\n\t\t    bitmap_empty(',
+	 '\t\tif (bitmap->bitmap[BIT_WORD(bit)] &&\n\t\t    bitmap_empty('),
 	('free-warning-dropped', 'a bad free no longer warns',
 	 '\tWARN(1, "ida_free called for id=%d which is not allocated.\\n", id);',
 	 '\t(void)id;'),
@@ -156,6 +167,52 @@ MUTANTS = [
 	 '\tlocal_irq_save(flags);\n\tbitmap = xas_load(&xas);'),
 ]
 
+# Mutants of the book3s64 MMU context ID allocation, run on the powerpc leg
+# (POWER8, hash MMU) unless a fifth element names another arch.
+PPC_MUTANTS = [
+	('realloc-frees-failed-slot', 'the error path of realloc_context_ids() also frees the parent\'s ID of the slot that failed',
+	 '\tfor (i--; i >= 0; i--) {',
+	 '\tfor (; i >= 0; i--) {'),
+	('realloc-error-leaks', 'the error path of realloc_context_ids() frees nothing',
+	 '\t\tif (ctx->extended_id[i])\n\t\t\tida_free(&mmu_context_ida, ctx->extended_id[i]);',
+	 '\t\tif (0)\n\t\t\tida_free(&mmu_context_ida, ctx->extended_id[i]);'),
+	('realloc-skips-slot0', 'a new context gets no first ID',
+	 '\t\tif (i == 0 || ctx->extended_id[i]) {',
+	 '\t\tif (ctx->extended_id[i]) {'),
+	('realloc-wrong-return', 'realloc_context_ids() returns 0 instead of the first ID',
+	 '\treturn ctx->id;\n\nerror:',
+	 '\treturn 0;\n\nerror:'),
+	('hash-max-swapped', 'the hash window ends at the 65-bit VA limit on 68-bit VA CPUs',
+	 '\t\tmax = MAX_USER_CONTEXT;\n\telse\n\t\tmax = MAX_USER_CONTEXT_65BIT_VA;',
+	 '\t\tmax = MAX_USER_CONTEXT_65BIT_VA;\n\telse\n\t\tmax = MAX_USER_CONTEXT;'),
+	('hash-min-low', 'the hash window starts one below MIN_USER_CONTEXT',
+	 '\treturn alloc_context_id(MIN_USER_CONTEXT, max);',
+	 '\treturn alloc_context_id(MIN_USER_CONTEXT - 1, max);'),
+	('destroy-leaks', 'dropping a hash mm frees none of its IDs',
+	 '\t\t\tif (context_id)\n\t\t\t\tida_free(&mmu_context_ida, context_id);',
+	 '\t\t\tif (0)\n\t\t\t\tida_free(&mmu_context_ida, context_id);'),
+	('destroy-context-noop', '__destroy_context() frees nothing',
+	 'void __destroy_context(int context_id)\n{\n\tida_free(&mmu_context_ida, context_id);',
+	 'void __destroy_context(int context_id)\n{\n\t(void)context_id;'),
+	('reserve-ignored', 'hash__reserve_context_id() reserves nothing',
+	 '\tint result = ida_alloc_range(&mmu_context_ida, id, id, GFP_KERNEL);',
+	 '\tint result = id;'),
+	('radix-min-low', 'the radix window starts one below mmu_base_pid (init_mm\'s PID)',
+	 '\tindex = alloc_context_id(mmu_base_pid, max_id);',
+	 '\tindex = alloc_context_id(mmu_base_pid - 1, max_id);', 'ppc64le'),
+	('radix-free-leaks', 'dropping a radix mm does not free its PID',
+	 '\tif (radix_enabled()) {\n\t\tida_free(&mmu_context_ida, ctx->id);',
+	 '\tif (radix_enabled()) {\n\t\t;', 'ppc64le'),
+]
+
+TARGETS = {
+	'ida': {'file': os.path.join('lib', 'idr.c'), 'arch': 'x86_64',
+		'mutants': MUTANTS, 'out': 'mutation'},
+	'book3s64-mmu-context': {'file': os.path.join('arch', 'powerpc', 'mm', 'book3s64', 'mmu_context.c'),
+				 'arch': 'powerpc', 'mutants': PPC_MUTANTS,
+				 'out': 'mutation-book3s64-mmu-context'},
+}
+
 
 def run(cmd, env, log):
 	with open(log, 'w') as f:
@@ -164,6 +221,8 @@ def run(cmd, env, log):
 
 def main():
 	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+	ap.add_argument('--target', default='ida', choices=sorted(TARGETS),
+			help='the code to mutate (default: ida, lib/idr.c)')
 	ap.add_argument('--only', help='comma-separated mutant names')
 	ap.add_argument('--no-harness', action='store_true',
 			help='do not try the userspace harness on survivors')
@@ -173,18 +232,23 @@ def main():
 	ap.add_argument('--kunitconfig', default=os.path.join(REPO, 'kunitconfigs', 'ida.kunitconfig'),
 			help='the leg to run each mutant in (default: kunitconfigs/ida.kunitconfig)')
 	args = ap.parse_args()
+	target = TARGETS[args.target]
+	all_mutants = target['mutants']
+	rel = target['file']
 	if args.list:
-		for name, what, _, _ in MUTANTS:
+		for name, what, *_ in all_mutants:
 			print(f'{name:32} {what}')
 		return 0
+	if args.target != 'ida':
+		args.no_harness = args.no_debug_leg = True
 
 	cache = os.environ.get('IDA_KUNIT_CACHE') or os.path.join(
 		os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'ida-kunit')
 	src = os.path.join(cache, 'linux-' + os.environ.get('IDA_KUNIT_TREE', '6.12'))
 	results = os.environ.get('IDA_KUNIT_RESULTS') or os.path.join(REPO, 'results')
-	out = os.path.join(results, 'mutation')
+	out = os.path.join(results, target['out'])
 	os.makedirs(out, exist_ok=True)
-	path = os.path.join(src, 'lib', 'idr.c')
+	path = os.path.join(src, rel)
 	if not os.path.isfile(path):
 		print(f'error: no patched tree at {src}: run scripts/pipeline.sh first', file=sys.stderr)
 		return 1
@@ -197,17 +261,17 @@ def main():
 	with open(path) as f:
 		original = f.read()
 
-	mutants = MUTANTS
+	mutants = all_mutants
 	if args.only:
 		names = set(args.only.split(','))
-		unknown = names - {m[0] for m in MUTANTS}
+		unknown = names - {m[0] for m in all_mutants}
 		if unknown:
 			print(f'error: unknown mutants: {", ".join(sorted(unknown))}', file=sys.stderr)
 			return 1
-		mutants = [m for m in MUTANTS if m[0] in names]
-	for name, _, old, _ in mutants:
+		mutants = [m for m in all_mutants if m[0] in names]
+	for name, _, old, *_ in mutants:
 		if original.count(old) != 1:
-			print(f'error: mutant {name}: its text occurs {original.count(old)} times in lib/idr.c',
+			print(f'error: mutant {name}: its text occurs {original.count(old)} times in {rel}',
 			      file=sys.stderr)
 			return 1
 
@@ -223,12 +287,13 @@ def main():
 		   IDA_KUNIT_TIMEOUT=os.environ.get('IDA_KUNIT_TIMEOUT', '120'))
 	rows = []
 	try:
-		for name, what, old, new in mutants:
+		for name, what, old, new, *arch in mutants:
+			arch = arch[0] if arch else target['arch']
 			t0 = time.time()
 			with open(path, 'w') as f:
 				f.write(original.replace(old, new))
 			log = os.path.join(out, name + '.log')
-			rc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', 'x86_64',
+			rc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', arch,
 				  '--kunitconfig', args.kunitconfig, '--name', name], env, log)
 			counts_file = os.path.join(out, 'runs', name, 'counts.json')
 			counts = {}

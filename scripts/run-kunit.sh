@@ -6,6 +6,8 @@
 # Configures, builds and boots the patched tree with kunit_tool in QEMU, in
 # the persistent build folder of that tree and arch, then writes KTAP, JSON
 # and JUnit results to $IDA_KUNIT_RESULTS/NAME (NAME defaults to ARCH).
+# Every leg of an arch also runs that arch's own suites (ARCH_KUNITCONFIGS
+# in lib.sh: the book3s64 MMU context suite on the 64-bit powerpc arches).
 # Exits 0 only when every case passed (or was skipped, which is counted and
 # reported as such).
 . "$(dirname "$0")/lib.sh"
@@ -44,11 +46,14 @@ out=$RESULTS/$name
 mkdir -p "$build" "$CACHE/ccache" || die "cannot create $build"
 rm -rf "$out" && mkdir -p "$out" || die "cannot create $out"
 export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# The arch's own suites come on top of the leg's kunitconfig.
+kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
 # The suites a kunitconfig must run are named in a "# suites:" comment.
-mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "$kunitconfig" | tr ' ' '\n' | grep -v '^$')
+mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
 
 kunit=(python3 tools/testing/kunit/kunit.py)
-common=(--build_dir "$build" --qemu_config "$QEMU_CONFIG" --kunitconfig "$kunitconfig")
+common=(--build_dir "$build" --qemu_config "$QEMU_CONFIG")
+for k in "${kunitconfigs[@]}"; do common+=(--kunitconfig "$k"); done
 [ -n "$CROSS" ] && common+=(--cross_compile "$CROSS")
 make_opts=(--make_options "CC=ccache $COMPILER")
 cd "$SRC" || exit 1

@@ -12,13 +12,13 @@
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
-# Usage: test-all.sh [--no-kunit | ARCH...]   (default: x86_64 powerpc)
+# Usage: test-all.sh [--no-kunit | ARCH...]   (default: x86_64 powerpc ppc64le)
 . "$(dirname "$0")/lib.sh"
 
 if [ "$1" = --no-kunit ]; then
 	set --
 elif [ $# -eq 0 ]; then
-	set -- x86_64 powerpc
+	set -- x86_64 powerpc ppc64le
 fi
 for arch in "$@"; do
 	( arch_params "$arch" ) || exit 1

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# kunit_tool QEMU config: ppc64 little endian, pseries, POWER9 (radix MMU),
+# 2 vCPUs.  Build with --cross_compile powerpc64le-linux-gnu-.
+from ..qemu_config import QemuArchParams
+
+QEMU_ARCH = QemuArchParams(linux_arch='powerpc',
+			   kconfig='''
+CONFIG_PPC64=y
+CONFIG_CPU_LITTLE_ENDIAN=y
+CONFIG_SMP=y
+CONFIG_SERIAL_8250=y
+CONFIG_SERIAL_8250_CONSOLE=y
+CONFIG_HVC_CONSOLE=y''',
+			   qemu_arch='ppc64',
+			   kernel_path='vmlinux',
+			   kernel_command_line='console=ttyS0 panic=-1',
+			   extra_qemu_params=['-M', 'pseries', '-cpu', 'power9',
+					      '-smp', '2'])
