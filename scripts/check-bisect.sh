@@ -29,6 +29,7 @@ CONFIG_DEBUG_KERNEL=y
 CONFIG_RUNTIME_TESTING_MENU=y
 CONFIG_KUNIT=y
 CONFIG_IDA_KUNIT_TEST=y
+CONFIG_IDA_BENCHMARK_KUNIT_TEST=y
 CONFIG_TEST_IDA=y
 CONFIG_MMC=y
 CONFIG_RPMB=y
@@ -38,8 +39,33 @@ git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $P
 
 # configure: apply the fragment to the checked-out source; the options of
 # the fragment that exist there must end up enabled.
+# Patches to arch/powerpc are built for ppc64 (book3s64) in a build folder
+# of their own, set up the first time one is met.
+ppc_build=$CACHE/build/linux-$TREE_VERSION-bisect-powerpc
+ppc_args=(-s -C "$wt" O="$ppc_build" ARCH=powerpc CROSS_COMPILE=powerpc64-linux-gnu-
+	  CC="ccache powerpc64-linux-gnu-gcc" -j"$JOBS")
+ppc_fragment='CONFIG_PPC64=y
+CONFIG_PPC_BOOK3S_64=y
+CONFIG_PRINTK=y
+CONFIG_BUG=y
+CONFIG_DEBUG_KERNEL=y
+CONFIG_KUNIT=y
+CONFIG_BOOK3S64_MMU_CONTEXT_KUNIT_TEST=y'
+ppc_used=0
+
+configure_ppc() {
+	"$REPO/scripts/install-deps.sh" powerpc || exit 1
+	mkdir -p "$ppc_build" || exit 1
+	[ -f "$ppc_build/.config" ] || make "${ppc_args[@]}" tinyconfig >/dev/null || die "powerpc tinyconfig failed"
+	echo "$ppc_fragment" >> "$ppc_build/.config"
+	make "${ppc_args[@]}" olddefconfig >/dev/null 2>&1 || die "powerpc olddefconfig failed"
+	grep -q '^CONFIG_PPC_BOOK3S_64=y' "$ppc_build/.config" || die "the powerpc bisect config is not book3s64"
+	ppc_used=1
+}
+
 configure() {
 	local opt
+	[ "$ppc_used" = 0 ] || configure_ppc
 	echo "$fragment" >> "$build/.config"
 	make "${make_args[@]}" olddefconfig >/dev/null 2>&1 || die "olddefconfig failed"
 	for opt in CONFIG_RPMB CONFIG_NVMEM; do
@@ -52,10 +78,20 @@ configure
 
 # objects_of COMMIT: the objects whose source the commit touches, plus the
 # IDA suite and lib/idr.o.
+# An object Kbuild builds: its name is in the Makefile of its folder or of
+# the folder above (a .c file #included by another one is not).
+kbuild_object() {
+	local dir=${1%/*} name=${1##*/}
+	grep -q -w -F "$name" "$wt/$dir/Makefile" 2>/dev/null ||
+		grep -q -F "${dir##*/}/$name" "$wt/${dir%/*}/Makefile" 2>/dev/null
+}
+
 objects_of() {
 	{
 		git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" |
-			sed -n 's/\.c$/.o/p' | grep -v '^tools/'
+			sed -n 's/\.c$/.o/p' | grep -v '^tools/' | grep -v '^arch/'
+		git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" |
+			sed -n 's/\.c$/.o/p' | grep '^arch/\(x86\|powerpc\)/'
 		# A header: an object that includes it.
 		git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" |
 			sed -n 's|^include/linux/nvmem-provider\.h$|drivers/nvmem/core.o|p'
@@ -67,8 +103,10 @@ objects_of() {
 
 # warnings OBJ: build OBJ with W=1 and sparse; print the warning lines.
 warnings() {
+	local args=("${make_args[@]}")
+	case "$1" in arch/powerpc/*) args=("${ppc_args[@]}") ;; esac
 	touch "$wt/${1%.o}.c"
-	make "${make_args[@]}" W=1 C=2 "$1" 2>&1 | grep -E 'warning:|error:' | sed 's/:[0-9]*:[0-9]*:/:/'
+	make "${args[@]}" W=1 C=2 "$1" 2>&1 | grep -E 'warning:|error:' | sed 's/:[0-9]*:[0-9]*:/:/'
 	return "${PIPESTATUS[0]}"
 }
 
@@ -82,8 +120,15 @@ while read -r commit; do
 	configure
 	result=ok
 	details=()
+	if [ "$ppc_used" = 0 ] && git -C "$wt" diff-tree --no-commit-id --name-only -r "$commit" | grep -q '^arch/powerpc/'; then
+		configure_ppc
+	fi
 	for obj in $(objects_of "$commit"); do
 		[ -f "$wt/${obj%.o}.c" ] || continue
+		if ! kbuild_object "$obj"; then
+			details+=("${obj%.o}.c is #included, not built alone")
+			continue
+		fi
 		if ! w=$(warnings "$obj" 2>&1); then
 			result=FAIL
 			details+=("$obj does not build: $(echo "$w" | grep -m1 error:)")

@@ -74,6 +74,11 @@ expect_error "a missing cross compiler is named" "compiler nonexistent-linux-gnu
 	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch powerpc
 expect_error "a missing kunitconfig is named" "no kunitconfig /nonexistent" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig /nonexistent
+expect_error "a missing little-endian cross compiler is named" "compiler nonexistent-linux-gnu-gcc for ppc64le is missing" \
+	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch ppc64le
+expect_error "bench.sh rejects an unknown argument" "unknown argument '--fast'" "$REPO/scripts/bench.sh" --fast
+expect_error "the benchmark reader rejects a log without benchmark lines" "no benchmark output" \
+	python3 "$REPO/kunit/bench/table.py" kernel --log "$REPO/scripts/tests/pass.log" --out "$tmp/bench.json"
 
 # A series whose first patch does not apply: named, and the tree is left on
 # the pristine source with no git am in progress.
