@@ -37,6 +37,9 @@ EQUIVALENT = {
 		'a full bitmap that keeps its free mark is found again, '
 		'find_next_zero_bit() finds nothing and the search moves on: '
 		'slower, never wrong',
+	'full-word-check-inverted':
+		'a bitmap filled by its last free bit keeps its free mark, as in '
+		'full-mark-kept: slower, never wrong',
 }
 
 # (name, what it breaks, exact text in lib/idr.c, replacement).  Each text
