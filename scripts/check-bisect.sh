@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Bisectability of the series: after each patch, build for x86_64 the
-# objects that patch touches and the IDA KUnit suite, with W=1 and sparse
-# (C=2), in the scratch worktree (scratch_worktree) and a build folder of its own, so the
+# Bisectability of the series: after each patch, build the objects that
+# patch touches and the IDA KUnit suite (for x86_64; objects under
+# arch/powerpc for ppc64), with W=1 and sparse (C=2), in the scratch
+# worktree (scratch_worktree) and build folders of their own, so the
 # patched tree and its build folders are left alone.  A patch fails when an
 # object does not build or shows more warnings than before the series.
 # Prints a table, one row per patch; exits non-zero on any failure.
@@ -39,8 +40,9 @@ git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $P
 
 # configure: apply the fragment to the checked-out source; the options of
 # the fragment that exist there must end up enabled.
-# Patches to arch/powerpc are built for ppc64 (book3s64) in a build folder
-# of their own, set up the first time one is met.
+# Patches to arch/powerpc are built for ppc64 (book3s64, with the MMU
+# context suite compiled in) in a build folder of their own, set up the
+# first time one is met.
 ppc_build=$CACHE/build/linux-$TREE_VERSION-bisect-powerpc
 ppc_args=(-s -C "$wt" O="$ppc_build" ARCH=powerpc CROSS_COMPILE=powerpc64-linux-gnu-
 	  CC="ccache powerpc64-linux-gnu-gcc" -j"$JOBS")
@@ -60,6 +62,10 @@ configure_ppc() {
 	echo "$ppc_fragment" >> "$ppc_build/.config"
 	make "${ppc_args[@]}" olddefconfig >/dev/null 2>&1 || die "powerpc olddefconfig failed"
 	grep -q '^CONFIG_PPC_BOOK3S_64=y' "$ppc_build/.config" || die "the powerpc bisect config is not book3s64"
+	if [ -f "$wt/arch/powerpc/mm/book3s64/tests/mmu_context_kunit.c" ]; then
+		grep -q '^CONFIG_BOOK3S64_MMU_CONTEXT_KUNIT_TEST=y' "$ppc_build/.config" ||
+			die "the powerpc bisect config does not enable CONFIG_BOOK3S64_MMU_CONTEXT_KUNIT_TEST"
+	fi
 	ppc_used=1
 }
 
