@@ -45,7 +45,7 @@ bench_user() {	# bench_user REV
 		die "cannot take lib/idr.c and include/linux/idr.h from $rev"
 	dir=$wt/tools/testing/radix-tree
 	cp "$REPO/kunit/bench/ida_bench_main.c" "$dir/" || exit 1
-	objs="xarray-shared.o radix-tree.o idr.o linux.o slab.o find_bit.o bitmap.o hweight.o vsprintf.o xarray.o maple.o test.o ida_bench_main.o"
+	objs="$HARNESS_OBJS ida_bench_main.o"
 	(cd "$dir" && make -s -j"$JOBS" SHIFT=6 LDFLAGS= \
 		CFLAGS="-I../shared -I. -I../../include -I../../../lib -O2 -g -Wall -D_LGPL_SOURCE" \
 		$objs && gcc $objs -lpthread -lurcu -o ida-bench) >"$out/build-$label.log" 2>&1 ||

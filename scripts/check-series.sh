@@ -53,12 +53,11 @@ checkpatch)
 	# (other than THE REST), whether or not the patch touches MAINTAINERS.
 	git apply --summary "$PATCHES/$2" | sed -n 's/^ create mode [0-7]* //p' |
 	while read -r f; do
+		# The tree is on the branch (apply-series.sh), so its MAINTAINERS
+		# and the new file are the branch's.
 		git cat-file -e "$BRANCH:$f" 2>/dev/null || die "$2 adds $f, which is not on the $BRANCH branch"
-		sections=$(git show "$BRANCH:MAINTAINERS" > "${TMPDIR:-/tmp}/ida-kunit-MAINTAINERS.$$" &&
-			PATH=/usr/bin:$PATH perl scripts/get_maintainer.pl --no-git --no-git-fallback \
-			--sections --mpath "${TMPDIR:-/tmp}/ida-kunit-MAINTAINERS.$$" -f "$f" 2>&1 |
-			grep -v -E '^([A-Z]:|$)' | grep -v -x 'THE REST')
-		rm -f "${TMPDIR:-/tmp}/ida-kunit-MAINTAINERS.$$"
+		sections=$(PATH=/usr/bin:$PATH perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--sections -f "$f" 2>&1 | grep -v -E '^([A-Z]:|$)' | grep -v -x 'THE REST')
 		[ -n "$sections" ] || die "$2 adds $f, which no MAINTAINERS section covers"
 		echo "$f: maintained in $(echo "$sections" | paste -s -d, -)"
 	done || exit 1

@@ -18,7 +18,7 @@ cd "$dir" || exit 1
 trap 'rm -f ida_suite_main.c ida_suite_main.o ida-suite *.gcda *.gcno *.gcov; make -s clean >/dev/null 2>&1' EXIT
 make -s clean >/dev/null 2>&1
 cp "$REPO/kunit/coverage/ida_suite_main.c" . || exit 1
-objs="xarray-shared.o radix-tree.o idr.o linux.o slab.o find_bit.o bitmap.o hweight.o vsprintf.o xarray.o maple.o test.o"
+objs=$HARNESS_OBJS
 make -s -j"$JOBS" CC="gcc --coverage" $objs >"$out/build.log" 2>&1 || die "harness objects do not build (see $out/build.log)"
 make -s CC="gcc --coverage" ida_suite_main.o >>"$out/build.log" 2>&1 || die "ida_suite_main.c does not build (see $out/build.log)"
 gcc --coverage -fsanitize=address -fsanitize=undefined ida_suite_main.o $objs -lpthread -lurcu -o ida-suite >>"$out/build.log" 2>&1 ||

@@ -120,6 +120,10 @@ scratch_worktree() {
 	echo "$wt"
 }
 
+# The objects of the userspace radix-tree harness that a program of our own
+# (kunit/coverage, kunit/bench) links with, in tools/testing/radix-tree.
+HARNESS_OBJS="xarray-shared.o radix-tree.o idr.o linux.o slab.o find_bit.o bitmap.o hweight.o vsprintf.o xarray.o maple.o test.o"
+
 elapsed() {
 	echo $(( $(date +%s) - $1 ))
 }
