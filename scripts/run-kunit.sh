@@ -64,19 +64,51 @@ fail_phase() {	# fail_phase PHASE MESSAGE LOG
 	exit 1
 }
 
-t0=$(date +%s)
-if ! "${kunit[@]}" config "${common[@]}" "${make_opts[@]}" >"$out/config.log" 2>&1; then
-	tail -n 15 "$out/config.log" >&2
-	fail_phase config "kernel config failed for $arch (see $out/config.log)" "$out/config.log"
-fi
-t_config=$(elapsed "$t0")
+# A rerun with nothing changed skips kunit.py config and build: the build
+# folder's stamp records what the last successful build was made from (the
+# kunitconfigs, the QEMU config, the compiler and make options, the .config)
+# and when it started; make itself would find nothing to do, only slower.
+# IDA_KUNIT_REBUILD=1 forces both steps.
+stamp=$build/.ida-kunit-built
+want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
+	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"; } | sha256sum | cut -d' ' -f1)
+up_to_date() {
+	[ "${IDA_KUNIT_REBUILD:-0}" = 0 ] && [ -f "$stamp" ] && [ -f "$build/.config" ] &&
+		[ -f "$build/vmlinux" ] &&
+		[ "$(cat "$stamp")" = "$want $(sha256sum <"$build/.config" | cut -d' ' -f1)" ] &&
+		[ -z "$(find "$SRC" \( -path "$SRC/.git" -o -path "$SRC/tools/testing/radix-tree" \) \
+			-prune -o -newer "$stamp" -print -quit)" ]
+}
 
-t0=$(date +%s)
-if ! "${kunit[@]}" build "${common[@]}" "${make_opts[@]}" --jobs "$JOBS" >"$out/build.log" 2>&1; then
-	grep -E -m 10 '(error|Error [0-9]+)[: ]' "$out/build.log" >&2 || tail -n 15 "$out/build.log" >&2
-	fail_phase build "kernel build failed for $arch (see $out/build.log)" "$out/build.log"
+configure_and_build() {
+	local t0
+	t0=$(date +%s)
+	if ! "${kunit[@]}" config "${common[@]}" "${make_opts[@]}" >"$out/config.log" 2>&1; then
+		tail -n 15 "$out/config.log" >&2
+		fail_phase config "kernel config failed for $arch (see $out/config.log)" "$out/config.log"
+	fi
+	t_config=$(elapsed "$t0")
+
+	t0=$(date +%s)
+	if ! "${kunit[@]}" build "${common[@]}" "${make_opts[@]}" --jobs "$JOBS" >"$out/build.log" 2>&1; then
+		grep -E -m 10 '(error|Error [0-9]+)[: ]' "$out/build.log" >&2 || tail -n 15 "$out/build.log" >&2
+		fail_phase build "kernel build failed for $arch (see $out/build.log)" "$out/build.log"
+	fi
+	t_build=$(elapsed "$t0")
+}
+
+t_start=$(date +%s.%N)
+if up_to_date; then
+	info "kunit $name: the kernel in $build is up to date, not reconfiguring or rebuilding"
+	t_config="0 (up to date)" t_build="0 (up to date)"
+else
+	rm -f "$stamp"
+	configure_and_build
+	# The stamp gets the time the configuration started: a file edited
+	# during the build is newer than the stamp, so the next run rebuilds.
+	echo "$want $(sha256sum <"$build/.config" | cut -d' ' -f1)" >"$stamp.tmp" &&
+		touch -d "@$t_start" "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 fi
-t_build=$(elapsed "$t0")
 
 # kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
 # backstop in case kunit.py itself gets stuck.
@@ -97,5 +129,6 @@ for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 python3 "$REPO/kunit/results.py" "${args[@]}"
 rc=$?
 echo "kunit $name: times: configure ${t_config}s, build ${t_build}s, run ${t_run}s; results in $out" >&2
-printf '{"configure": %d, "build": %d, "run": %d}\n' "$t_config" "$t_build" "$t_run" > "$out/times.json"
+printf '{"configure": %d, "build": %d, "run": %d, "up_to_date": %s}\n' "${t_config%% *}" "${t_build%% *}" "$t_run" \
+	"$([ "$t_build" = "0 (up to date)" ] && echo true || echo false)" > "$out/times.json"
 exit $rc
