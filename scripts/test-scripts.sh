@@ -128,36 +128,46 @@ else
 	not_ok "apply then export reproduces the series" "$(tail -n 1 "$tmp/err") $(head -n 5 "$tmp/diff" 2>/dev/null | tr '\n' ' ')"
 fi
 
-# --- a rerun with nothing changed does not rebuild -------------------------
-# run-kunit.sh against a fake tree whose kunit.py only records its calls.
+# --- the loop: what a rerun configures and builds ---------------------------
+# run-kunit.sh against a fake tree whose kunit.py, and a make on the PATH,
+# only record their calls.
 fake=$tmp/fake-tree
-mkdir -p "$fake/tools/testing/kunit" "$fake/lib" "$tmp/fake-cache"
+mkdir -p "$fake/tools/testing/kunit" "$fake/lib" "$tmp/fake-cache" "$tmp/fake-bin"
 for f in "$SRC"/tools/testing/kunit/*.py; do ln -s "$f" "$fake/tools/testing/kunit/"; done
 rm "$fake/tools/testing/kunit/kunit.py"
 cp "$FIX/fake-kunit.py" "$fake/tools/testing/kunit/kunit.py"
+cp "$FIX/fake-make" "$tmp/fake-bin/make"
 echo "int x;" >"$fake/lib/idr.c"
+echo "config IDA_FAKE" >"$fake/lib/Kconfig"
 cp "$REPO/kunitconfigs/ida.kunitconfig" "$tmp/fake.kunitconfig"
-fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints the builds so far
-	env IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" IDA_KUNIT_RESULTS="$tmp/fake-results" \
-		FAKE_KUNIT_LOG="$FIX/pass.log" "$@" "$REPO/scripts/run-kunit.sh" --arch x86_64 \
-		--kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
-	echo "$? $(grep -c '^build$' "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log")"
+fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its exit code and calls
+	local calls=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log rc
+	rm -f "$calls"
+	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" "$@" \
+		"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	echo "$rc" $(cat "$calls" 2>/dev/null)
 }
-expect_builds() {	# expect_builds NAME WANT GOT
-	if [ "$3" = "$2" ]; then ok "$1"; else not_ok "$1" "exit code and builds '$3', wanted '$2'"; fi
+expect_calls() {	# expect_calls NAME WANT GOT
+	if [ "$3" = "$2" ]; then ok "$1"; else not_ok "$1" "exit code and calls '$3', wanted '$2'"; fi
 }
-expect_builds "a first run configures and builds" "0 1" "$(fake_run)"
-expect_builds "a rerun with nothing changed does not build" "0 1" "$(fake_run)"
-grep -q "up to date" "$tmp/err" && ok "a rerun says the kernel is up to date" ||
+expect_calls "a first run configures and builds with kunit.py" "0 config build exec" "$(fake_run)"
+expect_calls "a rerun with nothing changed only boots" "0 exec" "$(fake_run)"
+grep -q "build 0s (up to date)" "$tmp/err" && ok "a rerun says the kernel is up to date" ||
 	not_ok "a rerun says the kernel is up to date" "$(tail -n 1 "$tmp/err")"
 echo "int y;" >>"$fake/lib/idr.c"
-expect_builds "an edited source file is rebuilt" "0 2" "$(fake_run)"
+expect_calls "an edited source file is rebuilt with make alone" "0 make exec" "$(fake_run)"
+echo "	bool" >>"$fake/lib/Kconfig"
+expect_calls "an edited Kconfig file is reconfigured" "0 config build exec" "$(fake_run)"
 echo "CONFIG_DEBUG_MISC=y" >>"$tmp/fake.kunitconfig"
-expect_builds "a changed kunitconfig is rebuilt" "0 3" "$(fake_run)"
-expect_builds "IDA_KUNIT_REBUILD=1 rebuilds" "0 4" "$(fake_run IDA_KUNIT_REBUILD=1)"
+expect_calls "a changed kunitconfig is reconfigured" "0 config build exec" "$(fake_run)"
+expect_calls "IDA_KUNIT_REBUILD=1 reconfigures" "0 config build exec" "$(fake_run IDA_KUNIT_REBUILD=1)"
 touch "$fake/lib/idr.c"
-expect_builds "a failed build fails the run" "1 5" "$(fake_run FAKE_KUNIT_BUILD_FAIL=1)"
-expect_builds "after a failed build the next run builds again" "0 6" "$(fake_run)"
+expect_calls "a failed build fails the run" "1 make" "$(fake_run FAKE_KUNIT_BUILD_FAIL=1)"
+expect_calls "after a failed build the next run builds again" "0 make exec" "$(fake_run)"
+expect_calls "and the one after only boots" "0 exec" "$(fake_run)"
 
 # --- results of a boot ----------------------------------------------------
 results "a passing run passes" 0 'PASS: 8 passed, 0 failed, 0 skipped .*2 expected warnings' \
