@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Line coverage of ida_alloc_range(), ida_free() and ida_destroy() under the
+# Line coverage of ida_alloc_range(), ida_free() and ida_destroy() (and, from
+# patch 13, the bitmap scans they call) under the
 # IDA KUnit suite alone: the suite runs in the userspace radix-tree harness
 # (through its KUnit emulation) built with gcov, and gcov reports per
 # function.  The kernel-only cases (contexts, kthreads, fail_nth) are not
@@ -41,7 +42,7 @@ for line in open(sys.argv[1]):
     if len(parts) < 3:
         continue
     count, num, text = parts[0].strip(), parts[1].strip(), parts[2].rstrip('\n')
-    m = re.match(r'(?:int|void) (ida_alloc_range|ida_free|ida_destroy)\(', text)
+    m = re.match(r'(?:static )?(?:int|void|unsigned int|bool) (ida_alloc_range|ida_free|ida_destroy|ida_bitmap_find_zero|ida_bitmap_full|ida_bitmap_empty)\(', text)
     if m:
         fn = m.group(1)
         stats[fn] = [0, 0]
@@ -66,8 +67,11 @@ for line in open(sys.argv[1]):
     else:
         stats[fn][0] += 1
 total = [sum(v[0] for v in stats.values()), sum(v[1] for v in stats.values())]
-for fn in ('ida_alloc_range', 'ida_free', 'ida_destroy'):
-    run, lines = stats.get(fn, (0, 0))
+for fn in ('ida_alloc_range', 'ida_free', 'ida_destroy', 'ida_bitmap_find_zero',
+           'ida_bitmap_full', 'ida_bitmap_empty'):
+    if fn not in stats:
+        continue
+    run, lines = stats[fn]
     print(f'coverage {fn}: {run} of {lines} lines ({100.0 * run / max(lines, 1):.1f}%)')
 print(f'coverage total: {total[0]} of {total[1]} lines ({100.0 * total[0] / max(total[1], 1):.1f}%)')
 print('\n'.join(missed_ok + missed))
