@@ -57,7 +57,11 @@ for k in "${kunitconfigs[@]}"; do common+=(--kunitconfig "$k"); done
 [ -n "$CROSS" ] && common+=(--cross_compile "$CROSS")
 # ccache for the kernel's objects and for the host tools (objtool, fixdep,
 # kconfig...) that a new build folder builds first.
-make_opts=(--make_options "CC=ccache $COMPILER" --make_options "HOSTCC=ccache gcc")
+# The same variables go to kunit.py and to the plain make of a rebuild, so
+# that both build the same objects.
+make_vars=("CC=ccache $COMPILER" "HOSTCC=ccache gcc")
+make_opts=()
+for v in "${make_vars[@]}"; do make_opts+=(--make_options "$v"); done
 cd "$SRC" || exit 1
 
 fail_phase() {	# fail_phase PHASE MESSAGE LOG
@@ -124,7 +128,7 @@ else
 	rm -f "$build_stamp"
 	if [ "$config_up_to_date" = 1 ]; then
 		build_how=make
-		cmd=(make all "ARCH=$linux_arch" "O=$build" "--jobs=$JOBS" "CC=ccache $COMPILER" "HOSTCC=ccache gcc")
+		cmd=(make all "ARCH=$linux_arch" "O=$build" "--jobs=$JOBS" "${make_vars[@]}")
 		[ -n "$CROSS" ] && cmd+=("CROSS_COMPILE=$CROSS")
 		echo "\$ ${cmd[*]}" >"$out/build.log"
 		"${cmd[@]}" >>"$out/build.log" 2>&1
