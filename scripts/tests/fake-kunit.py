@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# A stand-in for tools/testing/kunit/kunit.py, for scripts/test-scripts.sh:
-# "config" writes a .config from the kunitconfigs, "build" records the call
-# in calls.log and makes a vmlinux (or fails if FAKE_KUNIT_BUILD_FAIL is
-# set), "exec" prints the log in FAKE_KUNIT_LOG.
+# A stand-in for tools/testing/kunit/kunit.py, for scripts/test-scripts.sh.
+# Every call is recorded in the build folder's calls.log; "config" writes a
+# .config from the kunitconfigs, "build" makes a vmlinux (or fails if
+# FAKE_KUNIT_BUILD_FAIL is set), "exec" prints the log in FAKE_KUNIT_LOG.
 import os
 import sys
 
