@@ -11,7 +11,11 @@ kernel tree given with --kunit-tool) and writes into --out:
                 case (per parameter for parameterised cases), failures and
                 crashes with their messages, skips with their reasons
   summary.txt   kunit_tool's human-readable report
-  counts.json   {"passed": N, "failed": N, "skipped": N, "verdict": ...}
+  counts.json   {"passed": N, "failed": N, "skipped": N, "verdict": "PASS" or
+                "FAIL", "phase": the phase the leg reached (config, build,
+                run), "hung", "panicked": booleans, "problems": [{"kind",
+                "message"}] for whatever went wrong beside failed cases,
+                "failed_cases", "expected_warnings"}
 
 It prints one summary line and exits 0 only when every case passed or was
 skipped, at least one case ran, every --expect-suite ran, and the boot
@@ -36,40 +40,111 @@ SPLAT_RE = re.compile(
 	r'circular locking dependency|lock held when returning|'
 	r'suspicious RCU usage|rcu_.*detected stalls|soft lockup|hung_task|'
 	r'blocked for more than|UBSAN:|KASAN:|KCSAN:|kmemleak:.*new suspected')
-# How a case announces warnings it provokes on purpose.
-EXPECT_BEGIN_RE = re.compile(r'# (\S+): expected warnings begin: (\d+)')
+# How a case announces warnings it provokes on purpose: how many, and a
+# text every one of them carries ("... begin: 2 \"not allocated\"").
+EXPECT_BEGIN_RE = re.compile(r'# (\S+): expected warnings begin: (\d+)(?:\s+"([^"]*)")?')
 EXPECT_END_RE = re.compile(r'# (\S+): expected warnings end')
-WARN_RE = re.compile(r'^\s*WARNING: CPU: ')
+CUT_RE = re.compile(r'-\[ cut here \]-')
+WARN_RE = re.compile(r'WARNING: CPU: ')
+# The timestamp printk puts in front of a line (CONFIG_PRINTK_TIME).
+TIME_RE = re.compile(r'^\s*\[\s*(\d+\.\d+)\]')
 
 
 def read_log(lines):
 	"""Check the whole kernel log: the warnings each case announced must
-	be there in the announced number, and nothing else may go wrong.
+	be there in the announced number, each carrying the announced text,
+	and nothing else may go wrong, inside an announced window or outside.
 	Returns (problems, expected warnings seen)."""
 	problems = []
 	seen_total = 0
-	case, want, seen = None, 0, 0
+	case, want, text_wanted, seen = None, 0, None, 0
+	message = None	# the lines of a warning between "cut here" and "WARNING:"
 	for line in lines:
-		text = line.rstrip('\n')
+		text = TIME_RE.sub('', line.rstrip('\n')).strip()
 		m = EXPECT_BEGIN_RE.search(text)
 		if m:
-			case, want, seen = m.group(1), int(m.group(2)), 0
+			case, want, text_wanted, seen = m.group(1), int(m.group(2)), m.group(3), 0
+			message = None
 			continue
 		if case is not None and EXPECT_END_RE.search(text):
 			if seen != want:
-				problems.append(f'{case}: expected {want} warnings, the log has {seen}')
+				problems.append(('warnings', f'{case}: expected {want} warnings, the log has {seen}'))
 			seen_total += seen
 			case = None
 			continue
-		if case is not None:
-			if WARN_RE.search(text):
-				seen += 1
+		if case is None:
+			if SPLAT_RE.search(text):
+				problems.append(('report', f'unexpected kernel report: {text[:200]}'))
 			continue
+		# Inside an announced window: only a warning that carries the
+		# announced text is absorbed; any other report is a problem.
+		if CUT_RE.search(text):
+			message = []
+			continue
+		if WARN_RE.search(text):
+			said = ' '.join(message or [])
+			if text_wanted and text_wanted in said:
+				seen += 1
+			else:
+				what = said or text
+				problems.append(('report', f'unexpected kernel report in {case}\'s '
+						 f'expected-warnings window: {what[:200]}'))
+			message = None
+			continue
+		if message is not None and len(message) < 5:
+			message.append(text)
 		if SPLAT_RE.search(text):
-			problems.append(f'unexpected kernel report: {text.strip()[:200]}')
+			problems.append(('report', f'unexpected kernel report in {case}\'s '
+					 f'expected-warnings window: {text[:200]}'))
 	if case is not None:
-		problems.append(f'{case}: expected warnings never ended')
+		problems.append(('warnings', f'{case}: expected warnings never ended'))
 	return problems, seen_total
+
+
+def case_times(lines, leaf_list):
+	"""Seconds each leaf took, from the printk timestamps of the KTAP
+	result lines (the time since the previous KTAP line); None where the
+	log has no timestamps."""
+	events = []
+	for line in lines:
+		m = TIME_RE.match(line)
+		body = TIME_RE.sub('', line).strip()
+		r = re.match(r'(?:not )?ok \d+ (.*?)(?:\s+#.*)?$', body)
+		if m and (r or body.startswith(('KTAP version', '# Subtest:'))):
+			events.append((float(m.group(1)), r.group(1) if r else None))
+	times = {}
+	pos, last = 0, None
+	for key in leaf_list:
+		name = key[2].name
+		while pos < len(events):
+			ts, result = events[pos]
+			pos += 1
+			if result == name:
+				times[id(key[2])] = max(0.0, ts - last) if last is not None else 0.0
+				last = ts
+				break
+			last = ts
+	return times
+
+
+# Characters XML 1.0 does not allow, which a kernel log can contain (ESC of
+# a colour sequence, NUL, BEL...): written as \xNN instead.
+XML_BAD_RE = re.compile('[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
+
+
+def xml_clean(text):
+	return XML_BAD_RE.sub(lambda m: f'\\x{ord(m.group(0)):02x}', text)
+
+
+def write_xml(root, path):
+	"""Write an ElementTree with every text and attribute made valid XML."""
+	for el in root.iter():
+		if el.text:
+			el.text = xml_clean(el.text)
+		for k, v in el.attrib.items():
+			el.set(k, xml_clean(v))
+	ET.indent(root)
+	ET.ElementTree(root).write(path, encoding='utf-8', xml_declaration=True)
 
 
 def load_kunit_tool(path):
@@ -111,7 +186,7 @@ def failure_message(test):
 	return 'failed'
 
 
-def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, log_tail):
+def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, log_tail, times):
 	suites = ET.Element('testsuites', name=f'kunit-{arch}')
 	by_suite = {}
 	for suite, case, test in leaves_list:
@@ -121,12 +196,17 @@ def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, 
 		# the cases that did report say.
 		by_suite.setdefault('kunit-run', []).append(('boot', None))
 	total = {'tests': 0, 'failures': 0, 'errors': 0, 'skipped': 0}
+	total_time = 0.0
 	for suite, cases in by_suite.items():
 		counts = {'tests': 0, 'failures': 0, 'errors': 0, 'skipped': 0}
+		suite_time = 0.0
 		ts = ET.SubElement(suites, 'testsuite', name=suite)
 		for case, test in cases:
 			counts['tests'] += 1
-			tc = ET.SubElement(ts, 'testcase', classname=f'{arch}.{suite}', name=case)
+			t = times.get(id(test), 0.0) if test is not None else 0.0
+			suite_time += t
+			tc = ET.SubElement(ts, 'testcase', classname=f'{arch}.{suite}', name=case,
+					   time=f'{t:.3f}')
 			if test is None:
 				counts['failures'] += 1
 				f = ET.SubElement(tc, 'failure', message=run_error, type='run')
@@ -153,10 +233,12 @@ def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, 
 		for k, v in counts.items():
 			ts.set(k, str(v))
 			total[k] += v
+		ts.set('time', f'{suite_time:.3f}')
+		total_time += suite_time
 	for k, v in total.items():
 		suites.set(k, str(v))
-	ET.indent(suites)
-	ET.ElementTree(suites).write(path, encoding='utf-8', xml_declaration=True)
+	suites.set('time', f'{total_time:.3f}')
+	write_xml(suites, path)
 
 
 def phase_failure(args):
@@ -167,16 +249,20 @@ def phase_failure(args):
 			tail = f.read()[-20000:]
 	except OSError:
 		tail = ''
-	suites = ET.Element('testsuites', name=f'kunit-{args.arch}', tests='1', failures='1')
-	ts = ET.SubElement(suites, 'testsuite', name='kunit-run', tests='1', failures='1')
-	tc = ET.SubElement(ts, 'testcase', classname=f'{args.arch}.kunit-run', name=args.failed_phase)
+	suites = ET.Element('testsuites', name=f'kunit-{args.arch}', tests='1', failures='1',
+			    time='0.000')
+	ts = ET.SubElement(suites, 'testsuite', name='kunit-run', tests='1', failures='1',
+			   time='0.000')
+	tc = ET.SubElement(ts, 'testcase', classname=f'{args.arch}.kunit-run', name=args.failed_phase,
+			   time='0.000')
 	ET.SubElement(tc, 'failure', message=args.message, type=args.failed_phase).text = tail
-	ET.indent(suites)
-	ET.ElementTree(suites).write(os.path.join(args.out, 'junit.xml'), encoding='utf-8',
-				     xml_declaration=True)
+	write_xml(suites, os.path.join(args.out, 'junit.xml'))
 	with open(os.path.join(args.out, 'counts.json'), 'w', encoding='utf-8') as f:
-		json.dump({'passed': 0, 'failed': 1, 'skipped': 0, 'verdict': 'FAIL',
-			   'problems': [args.message], 'failed_cases': []}, f, indent=2)
+		json.dump({'passed': 0, 'failed': 0, 'skipped': 0, 'verdict': 'FAIL',
+			   'phase': args.failed_phase, 'hung': False, 'panicked': False,
+			   'expected_warnings': 0,
+			   'problems': [{'kind': args.failed_phase, 'message': args.message}],
+			   'failed_cases': []}, f, indent=2)
 	print(f'kunit {args.arch}: FAIL: {args.message}')
 	return 1
 
@@ -250,38 +336,41 @@ def main():
 	problems, expected_warnings = read_log(lines)
 	text = ''.join(lines)
 	if args.timed_out:
-		problems.append(f'the kernel hung: QEMU killed after {args.timed_out} s')
+		problems.append(('hung', f'the kernel hung: QEMU killed after {args.timed_out} s'))
 	if PANIC_RE.search(text):
-		problems.append('the kernel panicked')
+		problems.append(('panic', 'the kernel panicked'))
 	if not leaf_list:
-		problems.append('no test ran')
+		problems.append(('no-tests', 'no test ran'))
 	if root.counts.errors:
-		problems.append(f'{root.counts.errors} KTAP parse errors (truncated or malformed output)')
+		problems.append(('ktap', f'{root.counts.errors} KTAP parse errors (truncated or malformed output)'))
 	ran = {t.name for t in root.subtests}
 	for suite in args.expect_suite:
 		if suite not in ran:
-			problems.append(f'suite {suite} did not run')
+			problems.append(('suite-missing', f'suite {suite} did not run'))
 	if names[root.status] not in ('SUCCESS', 'SKIPPED') and not failed_cases and leaf_list:
-		problems.append(f'kunit_tool verdict {names[root.status].lower()}')
+		problems.append(('verdict', f'kunit_tool verdict {names[root.status].lower()}'))
 
-	run_error = '; '.join(problems)
+	run_error = '; '.join(m for _, m in problems)
 	tail = ''.join(lines[-40:])
 	write_junit(os.path.join(args.out, 'junit.xml'), args.arch, leaf_list,
-		    names, skip_reasons, run_error, tail)
+		    names, skip_reasons, run_error, tail, case_times(lines, leaf_list))
 
 	ok = not failed_cases and not problems
 	verdict = 'PASS' if ok else 'FAIL'
 	counts['verdict'] = verdict
 	counts['expected_warnings'] = expected_warnings
-	counts['problems'] = problems
+	counts['phase'] = 'run'
+	counts['hung'] = any(k == 'hung' for k, _ in problems)
+	counts['panicked'] = any(k == 'panic' for k, _ in problems)
+	counts['problems'] = [{'kind': k, 'message': m} for k, m in problems]
 	counts['failed_cases'] = failed_cases
 	with open(os.path.join(args.out, 'counts.json'), 'w', encoding='utf-8') as f:
 		json.dump(counts, f, indent=2)
 
 	for case in failed_cases:
 		print(f'  FAILED {case}')
-	for p in problems:
-		print(f'  ERROR  {p}')
+	for _, m in problems:
+		print(f'  ERROR  {m}')
 	print(f'kunit {args.arch}: {verdict}: {counts["passed"]} passed, '
 	      f'{counts["failed"]} failed, {counts["skipped"]} skipped '
 	      f'(suites: {", ".join(sorted(ran)) or "none"}; '

@@ -5,8 +5,10 @@
 # A patch that does not apply is named, the git am is aborted, and the tree is
 # left on the pristine source with nothing half-applied.
 # When the tree already holds exactly this series nothing is done, unless
-# IDA_KUNIT_REAPPLY=1.  Commits or changes in the tree that were not exported
-# stop it, unless IDA_KUNIT_FORCE=1.
+# IDA_KUNIT_REAPPLY=1.  Work in the tree that was not exported (commits,
+# staged or unstaged changes, new files, a git am in progress) stops it with
+# a one-line error naming it, unless IDA_KUNIT_FORCE=1.
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ -e "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
@@ -19,32 +21,29 @@ for p in "${patches[@]}"; do
 	[ -f "$PATCHES/$p" ] || die "series lists $p, which does not exist in ${PATCHES#"$REPO"/}"
 done
 
-# Nothing to do when the tree holds exactly this series already.
+# Nothing to do when the tree holds exactly this series already (the stamp
+# names the series' hash and the commit it gave) and nothing else.
 head=$(git rev-parse HEAD)
 { read -r stamp_hash stamp_commit < "$(series_stamp_file)"; } 2>/dev/null
-clean=$([ -z "$(git status --porcelain --untracked-files=no)" ] && [ ! -d "$(git rev-parse --git-path rebase-apply)" ] && echo yes)
-if [ "${IDA_KUNIT_REAPPLY:-0}" != 1 ] && [ "$clean" = yes ] && [ "$head" = "${stamp_commit:-}" ] &&
+work=$(unexported_work "$SRC" "${stamp_commit:-}")
+if [ "${IDA_KUNIT_REAPPLY:-0}" != 1 ] && [ -z "$work" ] && [ "$head" = "${stamp_commit:-}" ] &&
    [ "$(git symbolic-ref -q --short HEAD)" = "$BRANCH" ] && [ "$stamp_hash" = "$(series_hash)" ]; then
 	info "series already applied to $SRC ($(git rev-parse --short HEAD))"
 	exit 0
 fi
-# Never throw away work: commits or changes that were not exported.
-if [ "${IDA_KUNIT_FORCE:-0}" != 1 ]; then
-	[ "$clean" = yes ] ||
-		die "$SRC has uncommitted changes or a git am in progress: commit and run scripts/export-series.sh, or set IDA_KUNIT_FORCE=1 to discard them"
-	if [ "$head" != "$(git rev-parse "$PRISTINE_TAG^{commit}")" ] && [ "$head" != "${stamp_commit:-}" ]; then
-		die "$SRC has commits that were not exported: run scripts/export-series.sh, or set IDA_KUNIT_FORCE=1 to discard them"
-	fi
+# Never throw away work that was not exported.
+if [ -n "$work" ] && [ "${IDA_KUNIT_FORCE:-0}" != 1 ]; then
+	die "$SRC has $work: commit and run scripts/export-series.sh, or set IDA_KUNIT_FORCE=1 to discard it"
 fi
 
 rm -f "$(series_stamp_file)"
 git am --abort >/dev/null 2>&1
 git checkout -q -f -B "$BRANCH" "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG in $SRC"
+# What is left untracked is build output (or, with IDA_KUNIT_FORCE=1, what
+# the caller chose to discard).
 git clean -q -f -d -x || die "cannot clean $SRC"
 
-# Commits are made by whoever runs this; only the committer differs.
-export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-ida-kunit}
-export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-ida-kunit@localhost}
+# The committer is the scripts' identity (lib.sh), the authors the patches'.
 for p in "${patches[@]}"; do
 	if ! out=$(git am -q --keep-cr "$PATCHES/$p" 2>&1); then
 		git am --abort >/dev/null 2>&1

@@ -5,12 +5,14 @@
 # series file.  The cover letter's subject and text are the branch
 # description (git branch --edit-description), which apply-series.sh sets
 # from the exported cover letter, so an edit round-trips.
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ -e "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
 cd "$SRC" || exit 1
 [ "$(git symbolic-ref --short -q HEAD)" = "$BRANCH" ] || die "tree is not on branch $BRANCH"
-[ -z "$(git status --porcelain --untracked-files=no)" ] || die "tree has uncommitted changes: commit or stash them first"
+work=$(unexported_work "$SRC" "$(git rev-parse HEAD)")
+[ -z "$work" ] || die "tree has $work: commit it first"
 n=$(git rev-list --count "$PRISTINE_TAG..HEAD")
 [ "$n" -gt 0 ] || die "no commits on $BRANCH above $PRISTINE_TAG: nothing to export"
 git config "branch.$BRANCH.description" >/dev/null ||
@@ -18,10 +20,17 @@ git config "branch.$BRANCH.description" >/dev/null ||
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# The cover letter is signed like the series: by the author of its last
+# patch, whatever git's own configuration says (format-patch takes the
+# cover letter's From: from the committer identity).
+GIT_COMMITTER_NAME=$(git log -1 --format=%an) GIT_COMMITTER_EMAIL=$(git log -1 --format=%ae) \
 git format-patch -q --cover-letter --cover-from-description=subject \
 	--zero-commit --base="$PRISTINE_TAG" -o "$tmp" "$PRISTINE_TAG..HEAD" ||
 	die "git format-patch failed"
-(cd "$tmp" && ls ./*.patch | sed 's|^\./||' | grep -v '^0000-cover-letter.patch$') > "$tmp/series"
+for f in "$tmp"/*.patch; do
+	f=${f##*/}
+	[ "$f" = 0000-cover-letter.patch ] || echo "$f"
+done > "$tmp/series"
 
 # Keep the old cover letter when only its date would change.
 old=$PATCHES/0000-cover-letter.patch

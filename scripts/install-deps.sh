@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt, what a step needs and is missing.
-# Usage: install-deps.sh GROUP...   (groups: tree, build, checks, bench, and the arches)
+# Usage: install-deps.sh GROUP...
+# Groups: git, tree, build, checks, lint, bench, and every architecture of
+# kunit/arches.tsv (its packages column).
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 want=()
 for group in "$@"; do
 	case "$group" in
-	tree)	 want+=(linux-source-$TREE_VERSION git xz-utils) ;;
+	git)	 want+=(git xz-utils) ;;
+	tree)	 want+=(git xz-utils)
+		 [ -n "${IDA_KUNIT_TARBALL:-}" ] || want+=("$PKG") ;;
 	build)	 want+=(gcc make flex bison bc libelf-dev libssl-dev python3 ccache
 			cpio kmod rsync) ;;
-	x86_64|i386) want+=(qemu-system-x86) ;;
-	powerpc) want+=(qemu-system-ppc gcc-powerpc64-linux-gnu) ;;
-	ppc64le) want+=(qemu-system-ppc gcc-powerpc64le-linux-gnu) ;;
-	checks)	 want+=(python3 python3-ply python3-git yamllint quilt patch perl liburcu-dev) ;;
+	checks)	 want+=(python3 python3-ply python3-git quilt patch perl liburcu-dev sparse
+			libxml2-utils) ;;
+	lint)	 want+=(shellcheck yamllint)
+		 command -v node >/dev/null && command -v npm >/dev/null || want+=(nodejs npm) ;;
 	bench)	 want+=(valgrind liburcu-dev) ;;
-	*)	 die "install-deps.sh: unknown group '$group'" ;;
+	*)	 arch_params "$group"
+		 want+=("${ARCH_PACKAGES[@]}") ;;
 	esac
 done
 

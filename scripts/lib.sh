@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Common settings and helpers, sourced by every script in scripts/.
 #
@@ -11,23 +12,55 @@
 #   IDA_KUNIT_JOBS     make -j (default: nproc)
 #   CROSS_COMPILE      cross compiler prefix for the non-native arches
 #   IDA_KUNIT_PATCHES  the series folder (default: kernel-patches/linux-<tree>)
+#   IDA_KUNIT_SRC      the kernel tree (default: $IDA_KUNIT_CACHE/linux-<tree>)
+#   IDA_KUNIT_BRANCH   the branch the series is applied on (default: ida-kunit)
+#   IDA_KUNIT_FORCE    1: apply-series.sh and setup-tree.sh may discard work
+#                      that was not exported
+#   IDA_KUNIT_TARBALL  the distro tree's tarball (default: Debian's
+#                      /usr/src/linux-source-<tree>.tar.xz)
+#   IDA_KUNIT_ARCH_TABLE  the architecture table (default: kunit/arches.tsv)
+# Every path is made absolute before use.
 
 set -o pipefail
 
+# abspath PATH: PATH made absolute (it need not exist), so that a relative
+# IDA_KUNIT_* path means the same folder whatever directory a script is in.
+abspath() {
+	realpath -m -- "$1"
+}
+
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The settings below are read by the scripts that source this file.
+# shellcheck disable=SC2034
+{
 TREE_VERSION=${IDA_KUNIT_TREE:-6.12}
-CACHE=${IDA_KUNIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ida-kunit}
-SRC=${IDA_KUNIT_SRC:-$CACHE/linux-$TREE_VERSION}
-PATCHES=${IDA_KUNIT_PATCHES:-$REPO/kernel-patches/linux-$TREE_VERSION}
-RESULTS=${IDA_KUNIT_RESULTS:-$REPO/results}
+CACHE=$(abspath "${IDA_KUNIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ida-kunit}")
+SRC=$(abspath "${IDA_KUNIT_SRC:-$CACHE/linux-$TREE_VERSION}")
+PATCHES=$(abspath "${IDA_KUNIT_PATCHES:-$REPO/kernel-patches/linux-$TREE_VERSION}")
+RESULTS=$(abspath "${IDA_KUNIT_RESULTS:-$REPO/results}")
+ARCH_TABLE=$(abspath "${IDA_KUNIT_ARCH_TABLE:-$REPO/kunit/arches.tsv}")
 JOBS=${IDA_KUNIT_JOBS:-$(nproc)}
 QEMU_TIMEOUT=${IDA_KUNIT_TIMEOUT:-300}
 BRANCH=${IDA_KUNIT_BRANCH:-ida-kunit}
 PRISTINE_TAG=pristine
+PKG=linux-source-$TREE_VERSION
+# The distro tree: Debian's tarball, or (for the scripts' own tests) a
+# stand-in given with IDA_KUNIT_TARBALL.
+TARBALL=$(abspath "${IDA_KUNIT_TARBALL:-/usr/src/$PKG.tar.xz}")
 
-# A fixed identity and date for the pristine commit, so that its hash is the
-# same on every machine that unpacks the same tarball.
-GIT_ID=(-c user.name="ida-kunit pristine import" -c user.email="ida-kunit@localhost")
+# A fixed identity (and date, in setup-tree.sh) for the pristine commit, so
+# that its hash is the same on every machine that unpacks the same tarball.
+IMPORT_NAME="ida-kunit pristine import"
+IMPORT_EMAIL=ida-kunit@localhost
+
+# The objects of the userspace radix-tree harness that a program of our own
+# (kunit/harness) links with, in tools/testing/radix-tree.
+HARNESS_OBJS="xarray-shared.o radix-tree.o idr.o linux.o slab.o find_bit.o bitmap.o hweight.o vsprintf.o xarray.o maple.o test.o"
+}
+# Commits the scripts make (git am) need an identity whatever git's own
+# configuration says; the committer is the scripts, the author the patch's.
+export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-ida-kunit}
+export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-ida-kunit@localhost}
 
 die() {
 	echo "error: $*" >&2
@@ -38,46 +71,47 @@ info() {
 	echo ">>> $*" >&2
 }
 
-# arch_params ARCH: sets CROSS, COMPILER, QEMU_BIN, QEMU_CONFIG, and
-# ARCH_KUNITCONFIGS, the kunitconfigs every leg of that arch adds to its own.
-# Adding an architecture means adding a case here and a QEMU config in
-# kunit/qemu_configs/.
-arch_params() {
-	ARCH_KUNITCONFIGS=()
-	case "$1" in
-	x86_64)
-		CROSS=
-		COMPILER=gcc
-		QEMU_BIN=qemu-system-x86_64
-		ARCH_KUNITCONFIGS=("$REPO/kunitconfigs/x86_64-trim.kunitconfig")
-		;;
-	i386)
-		CROSS=
-		COMPILER=gcc
-		QEMU_BIN=qemu-system-i386
-		;;
-	powerpc)	# ppc64 big endian, POWER8: hash MMU
-		CROSS=${CROSS_COMPILE:-powerpc64-linux-gnu-}
-		COMPILER=${CROSS}gcc
-		QEMU_BIN=qemu-system-ppc64
-		ARCH_KUNITCONFIGS=("$REPO/kunitconfigs/book3s64-mmu-context.kunitconfig")
-		;;
-	ppc64le)	# ppc64 little endian, POWER9: radix MMU
-		CROSS=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
-		COMPILER=${CROSS}gcc
-		QEMU_BIN=qemu-system-ppc64
-		ARCH_KUNITCONFIGS=("$REPO/kunitconfigs/book3s64-mmu-context.kunitconfig")
-		;;
-	*)
-		die "unknown arch '$1' (known: $(known_arches))"
-		;;
-	esac
-	QEMU_CONFIG=$REPO/kunit/qemu_configs/$1.py
-	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"
+# The architecture table (kunit/arches.tsv): arch_rows prints its rows,
+# without comments.
+arch_rows() {
+	[ -f "$ARCH_TABLE" ] || die "no architecture table $ARCH_TABLE"
+	grep -v -E '^[[:space:]]*(#|$)' "$ARCH_TABLE"
 }
 
 known_arches() {
-	echo "x86_64 powerpc ppc64le i386"
+	arch_rows | awk '{ print $1 }' | paste -s -d ' ' -
+}
+
+default_arches() {
+	arch_rows | awk '$6 == "yes" { print $1 }' | paste -s -d ' ' -
+}
+
+# arch_params ARCH: from the table, sets CROSS, COMPILER, QEMU_BIN,
+# QEMU_CONFIG, ARCH_PACKAGES and ARCH_KUNITCONFIGS (the kunitconfigs every
+# leg of that arch adds to its own).  CROSS_COMPILE overrides the table's
+# cross compiler prefix.
+# shellcheck disable=SC2034
+arch_params() {
+	local name cross qemu packages configs default c
+	read -r name cross qemu packages configs default < <(arch_rows | awk -v a="$1" '$1 == a')
+	[ -n "$name" ] || die "unknown arch '$1' (known: $(known_arches))"
+	[ -n "$default" ] || die "row '$1' of $ARCH_TABLE has fewer than 6 columns"
+	CROSS=
+	[ "$cross" = - ] || CROSS=${CROSS_COMPILE:-$cross}
+	COMPILER=${CROSS}gcc
+	QEMU_BIN=$qemu
+	IFS=, read -r -a ARCH_PACKAGES <<<"$packages"
+	ARCH_KUNITCONFIGS=()
+	if [ "$configs" != - ]; then
+		IFS=, read -r -a configs <<<"$configs"
+		for c in "${configs[@]}"; do
+			ARCH_KUNITCONFIGS+=("$REPO/kunitconfigs/$c.kunitconfig")
+			[ -f "$REPO/kunitconfigs/$c.kunitconfig" ] ||
+				die "arch '$1' names kunitconfigs/$c.kunitconfig, which does not exist"
+		done
+	fi
+	QEMU_CONFIG=$REPO/kunit/qemu_configs/$1.py
+	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"
 }
 
 # The folder kunit.py builds ARCH in: one per tree and arch, kept between
@@ -97,7 +131,9 @@ series_patches() {
 # with an unchanged series and tree re-applies nothing and the build stays
 # incremental, and so that commits not yet exported are never thrown away.
 series_hash() {
-	(cd "$PATCHES" && cat series $(series_patches)) | sha256sum | cut -d' ' -f1
+	local p files=(series)
+	while read -r p; do files+=("$p"); done < <(series_patches)
+	(cd "$PATCHES" && cat "${files[@]}") | sha256sum | cut -d' ' -f1
 }
 
 series_stamp_file() {
@@ -108,21 +144,71 @@ write_series_stamp() {
 	echo "$(series_hash) $(git -C "$SRC" rev-parse HEAD)" > "$(series_stamp_file)"
 }
 
-# scratch_worktree: a second checkout of the tree, for checks that must
-# not touch the patched tree (whose files' times drive incremental builds).
+# Files that builds in the tree leave behind (the radix-tree harness builds
+# in place): anything else untracked is somebody's new source file.
+is_build_output() {
+	case "$1" in
+	*.o|*.d|*.a|*.so|*.cmd|*.gcda|*.gcno|*.gcov|*.pyc|*/__pycache__/*|*/generated/*) return 0 ;;
+	tools/testing/radix-tree/radix-tree.c|tools/testing/radix-tree/idr.c) return 0 ;;
+	tools/testing/radix-tree/ida_suite_main.c|tools/testing/radix-tree/ida_bench_main.c) return 0 ;;
+	esac
+	[ "$(head -c 4 "$2" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
+}
+
+# unexported_work TREE [STAMP_COMMIT]: one line saying what of TREE a reset
+# to the pristine source would lose (a git am in progress, staged or
+# unstaged changes, untracked or ignored new source files, commits on HEAD
+# or on the branch other than the pristine source and STAMP_COMMIT, the
+# last series applied), or nothing.
+unexported_work() {
+	local tree=$1 stamp=${2:-} pristine head ref f untracked=()
+	pristine=$(git -C "$tree" rev-parse -q --verify "$PRISTINE_TAG^{commit}")
+	if [ -d "$(git -C "$tree" rev-parse --git-path rebase-apply)" ]; then
+		echo "a git am or rebase in progress"
+		return
+	fi
+	f=$(git -C "$tree" status --porcelain --untracked-files=no | head -n 3 | cut -c4- | paste -s -d ' ' -)
+	if [ -n "$f" ]; then
+		echo "uncommitted changes ($f)"
+		return
+	fi
+	while IFS= read -r -d '' f; do
+		is_build_output "$f" "$tree/$f" || untracked+=("$f")
+	done < <(git -C "$tree" ls-files -z --others)
+	if [ ${#untracked[@]} -gt 0 ]; then
+		echo "untracked files (${untracked[*]:0:3}${untracked[3]:+ ...})"
+		return
+	fi
+	head=$(git -C "$tree" rev-parse HEAD)
+	ref=$(git -C "$tree" rev-parse -q --verify "refs/heads/$BRANCH")
+	for f in "$head" $ref; do
+		if [ "$f" != "$pristine" ] && [ "$f" != "$stamp" ]; then
+			echo "commits that were not exported ($(git -C "$tree" log -1 --format='%h %s' "$f"))"
+			return
+		fi
+	done
+}
+
+# scratch_worktree [NAME]: a second checkout of the tree, for checks that
+# must not touch the patched tree (whose files' times drive incremental
+# builds).  Made by the scripts, marked as such beside it, and made again
+# when it does not belong to the tree any more (a new import).
 scratch_worktree() {
 	local wt=$CACHE/worktree-linux-$TREE_VERSION${1:+-$1}
-	if [ ! -e "$wt/.git" ]; then
+	local mark=$wt.ida-kunit common
+	common=$(git -C "$wt" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
+	if [ -e "$wt" ] && [ "$common" != "$(git -C "$SRC" rev-parse --path-format=absolute --git-common-dir)" ]; then
+		[ -f "$mark" ] || die "$wt exists and was not made by these scripts: move it away"
+		rm -rf "$wt"
+	fi
+	if [ ! -e "$wt" ]; then
 		git -C "$SRC" worktree prune
 		git -C "$SRC" worktree add -q --detach "$wt" "$PRISTINE_TAG" >&2 || die "cannot create worktree $wt"
+		touch "$mark"
 	fi
 	git -C "$wt" am --abort >/dev/null 2>&1
 	echo "$wt"
 }
-
-# The objects of the userspace radix-tree harness that a program of our own
-# (kunit/coverage, kunit/bench) links with, in tools/testing/radix-tree.
-HARNESS_OBJS="xarray-shared.o radix-tree.o idr.o linux.o slab.o find_bit.o bitmap.o hweight.o vsprintf.o xarray.o maple.o test.o"
 
 elapsed() {
 	echo $(( $(date +%s) - $1 ))

@@ -10,6 +10,7 @@
 # in lib.sh: the book3s64 MMU context suite on the 64-bit powerpc arches).
 # Exits 0 only when every case passed (or was skipped, which is counted and
 # reported as such).
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 arch=
@@ -29,8 +30,23 @@ done
 [ -n "$arch" ] || die "run-kunit.sh: --arch is required (known: $(known_arches))"
 arch_params "$arch"
 name=${name:-$arch}
+case "$name" in ''|*/*|.*) die "run-kunit.sh: bad leg name '$name'" ;; esac
+
+# The leg's previous results go first, so that whatever stops this run, no
+# earlier run's counts are read as this one's.  A folder is only emptied if
+# a leg made it (it carries the marker).
+out=$RESULTS/$name
+if [ -e "$out" ]; then
+	[ -f "$out/.ida-kunit-leg" ] || die "$out exists and is not a leg's results folder: move it away"
+	rm -rf "$out" || die "cannot remove the previous results in $out"
+fi
+{ mkdir -p "$out" && touch "$out/.ida-kunit-leg"; } || die "cannot create $out"
+# Stopping before the boot (a missing tool, a failed step) leaves a
+# counts.json saying so; results.py overwrites it once a phase has a log.
+printf '{"passed": 0, "failed": 0, "skipped": 0, "verdict": "FAIL", "phase": "setup", "hung": false, "panicked": false, "problems": [{"kind": "setup", "message": "the leg stopped before it could build or boot"}], "failed_cases": []}\n' >"$out/counts.json"
+
 [ -f "$kunitconfig" ] || die "no kunitconfig $kunitconfig"
-kunitconfig=$(cd "$(dirname "$kunitconfig")" && pwd)/$(basename "$kunitconfig")
+kunitconfig=$(abspath "$kunitconfig")
 
 "$REPO/scripts/install-deps.sh" build "$arch" || exit 1
 command -v "$COMPILER" >/dev/null || die "compiler $COMPILER for $arch is missing"
@@ -42,9 +58,7 @@ command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN for $arch is missing"
 cfg=$(basename "$kunitconfig" .kunitconfig)
 build=$(build_dir "$arch")
 [ "$cfg" = ida ] || build=$build-$cfg
-out=$RESULTS/$name
 mkdir -p "$build" "$CACHE/ccache" || die "cannot create $build"
-rm -rf "$out" && mkdir -p "$out" || die "cannot create $out"
 export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # The arch's own suites come on top of the leg's kunitconfig.
 kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
@@ -127,7 +141,7 @@ if [ "$config_up_to_date" = 1 ] && [ -f "$build/vmlinux" ] && stamp_matches "$bu
 else
 	rm -f "$build_stamp"
 	if [ "$config_up_to_date" = 1 ]; then
-		build_how=make
+		build_how="make"
 		cmd=(make all "ARCH=$linux_arch" "O=$build" "--jobs=$JOBS" "${make_vars[@]}")
 		[ -n "$CROSS" ] && cmd+=("CROSS_COMPILE=$CROSS")
 		echo "\$ ${cmd[*]}" >"$out/build.log"

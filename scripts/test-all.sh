@@ -1,34 +1,52 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The whole test suite (what .ci/run runs).  Installs what it needs, then:
-#   - the scripts' own tests (scripts/test-scripts.sh)
+# The whole test suite (what .ci/run runs).  Installs what it needs, makes
+# the distro tree and the patched tree itself (nothing an earlier run left is
+# read unless it is verified: see setup-tree.sh and apply-series.sh), then:
+#   - the scripts' own tests (scripts/checks/test-scripts.sh)
 #   - the series: git am on the pristine tree, patch -p1 from the series
 #     file, checkpatch.pl --strict on every patch, no deprecated IDA API
 #     left in the tree
 #   - every patch builds on its own, with no new W=1 or sparse warnings
 #   - the userspace radix-tree harness (idr-test) on the patched tree, and
 #     the line coverage of the IDA functions under the suite
-#   - the GitHub workflow, linted
+#   - lints: shellcheck, yamllint and actionlint, the architecture table
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
+# Prints one line per step with its time; writes $IDA_KUNIT_RESULTS/times.json.
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
-# Usage: test-all.sh [--no-kunit | ARCH...]   (default: x86_64 powerpc ppc64le)
+# Usage: test-all.sh [--no-kunit | ARCH...]   (default: the default legs of
+# kunit/arches.tsv)
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 if [ "$1" = --no-kunit ]; then
 	set --
 elif [ $# -eq 0 ]; then
-	set -- x86_64 powerpc ppc64le
+	read -r -a defaults <<<"$(default_arches)"
+	set -- "${defaults[@]}"
 fi
 for arch in "$@"; do
 	( arch_params "$arch" ) || exit 1
 done
+# The scripts' own tests; they run this script on a stand-in tree with a
+# stand-in of themselves (IDA_KUNIT_SELF_TESTS).
+self_tests=${IDA_KUNIT_SELF_TESTS:-$REPO/scripts/checks/test-scripts.sh}
 
 passed=0 failed=0 skipped=0
 failures=()
+times=()
 start=$(date +%s)
 LOGS=$RESULTS/checks
-mkdir -p "$LOGS" || die "cannot create $LOGS"
+if [ -e "$LOGS" ]; then
+	[ -f "$LOGS/.ida-kunit-checks" ] || die "$LOGS exists and is not a folder of check logs: move it away"
+	rm -rf "$LOGS" || die "cannot remove the previous check logs in $LOGS"
+fi
+{ mkdir -p "$LOGS" && touch "$LOGS/.ida-kunit-checks"; } || die "cannot create $LOGS"
+
+step_time() {	# step_time NAME SECONDS: remembered for times.json
+	times+=("$1" "$2")
+}
 
 # check NAME COMMAND...: run one check, its output in $LOGS/NAME.log.
 check() {
@@ -37,6 +55,7 @@ check() {
 	t0=$(date +%s)
 	"$@" >"$LOGS/$name.log" 2>&1
 	rc=$?
+	step_time "$name" "$(elapsed "$t0")"
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
 		echo "PASS $name ($(elapsed "$t0")s)"
@@ -48,56 +67,88 @@ check() {
 	return $rc
 }
 
-# count_tap FILE: add the ok/not ok lines of a TAP file to the totals.
-count_tap() {
-	local p f
-	p=$(grep -c '^ok ' "$1")
-	f=$(grep -c '^not ok ' "$1")
-	passed=$((passed + p))
-	failed=$((failed + f))
-	while read -r line; do failures+=("${line#not ok - }"); done < <(grep '^not ok ' "$1")
+finish() {
+	local i
+	echo
+	{
+		printf '{"total": %d, "steps": {' "$(elapsed "$start")"
+		for ((i = 0; i < ${#times[@]}; i += 2)); do
+			[ "$i" -eq 0 ] || printf ', '
+			printf '"%s": %d' "${times[i]}" "${times[i + 1]}"
+		done
+		printf '}}\n'
+	} >"$RESULTS/times.json"
+	echo "total time $(elapsed "$start")s (steps: $RESULTS/times.json)"
+	[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+	exit
 }
 
-"$REPO/scripts/install-deps.sh" tree build checks "$@" || exit 1
-"$REPO/scripts/setup-tree.sh" || exit 1
+echo "== set-up"
+arches=()
+for arch in "$@"; do arches+=("$arch"); done
+check install-deps "$REPO/scripts/install-deps.sh" tree build checks lint "${arches[@]}" || finish
+check distro-tree "$REPO/scripts/setup-tree.sh" || finish
+check series-apply "$REPO/scripts/apply-series.sh" || finish
 
 echo "== scripts' own tests"
-"$REPO/scripts/test-scripts.sh" >"$LOGS/test-scripts.tap" 2>"$LOGS/test-scripts.log"
-count_tap "$LOGS/test-scripts.tap"
+t0=$(date +%s)
+"$self_tests" >"$LOGS/test-scripts.tap" 2>"$LOGS/test-scripts.log"
+rc=$?
+step_time test-scripts "$(elapsed "$t0")"
+ok=$(grep -c '^ok ' "$LOGS/test-scripts.tap")
+not_ok=$(grep -c '^not ok ' "$LOGS/test-scripts.tap")
+plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$LOGS/test-scripts.tap" | tail -n 1)
+passed=$((passed + ok)) failed=$((failed + not_ok))
+while read -r line; do failures+=("${line#not ok }"); done < <(grep '^not ok ' "$LOGS/test-scripts.tap")
 grep '^not ok' "$LOGS/test-scripts.tap"
-echo "scripts: $(grep -c '^ok ' "$LOGS/test-scripts.tap") ok, $(grep -c '^not ok ' "$LOGS/test-scripts.tap") not ok"
+if [ "${plan:-none}" != $((ok + not_ok)) ]; then
+	failed=$((failed + 1)) failures+=("test-scripts-plan")
+	echo "FAIL test-scripts: the plan says ${plan:-nothing}, $((ok + not_ok)) tests reported (see $LOGS/test-scripts.log)"
+elif [ $rc -ne 0 ] && [ "$not_ok" -eq 0 ]; then
+	failed=$((failed + 1)) failures+=("test-scripts-exit")
+	echo "FAIL test-scripts: exit $rc with no failed test (see $LOGS/test-scripts.log)"
+fi
+echo "scripts: $ok ok, $not_ok not ok ($(elapsed "$t0")s)"
 
 echo "== series"
-check series-git-am "$REPO/scripts/check-series.sh" am
-check series-patch-p1 "$REPO/scripts/check-series.sh" patch
+check series-git-am "$REPO/scripts/checks/check-series.sh" am
+check series-patch-p1 "$REPO/scripts/checks/check-series.sh" patch
 while read -r p; do
-	check "checkpatch-${p%.patch}" "$REPO/scripts/check-series.sh" checkpatch "$p"
+	check "checkpatch-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch "$p"
 done < <(series_patches)
-"$REPO/scripts/apply-series.sh" >/dev/null || die "cannot apply the series"
-check no-deprecated-ida-api "$REPO/scripts/check-series.sh" api
+check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
 
 echo "== every patch builds on its own (W=1, sparse)"
-check series-bisectable "$REPO/scripts/check-bisect.sh"
+check series-bisectable "$REPO/scripts/checks/check-bisect.sh"
 sed -n '2,$p' "$RESULTS/bisect/table.txt" 2>/dev/null | cut -c1-110
 
 echo "== userspace harness"
-check radix-tree-idr-test "$REPO/scripts/radix-tree-test.sh"
-check suite-coverage "$REPO/scripts/coverage.sh"
+check radix-tree-idr-test "$REPO/scripts/checks/radix-tree-test.sh"
+check suite-coverage "$REPO/scripts/tools/coverage.sh"
 grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 
-echo "== workflow"
-check workflow-yamllint yamllint -s -d '{extends: default, rules: {line-length: disable, truthy: disable, document-start: disable}}' "$REPO/.github/workflows"
+echo "== lints"
+check shellcheck "$REPO/scripts/checks/lint.sh" shellcheck
+check workflow-yamllint "$REPO/scripts/checks/lint.sh" yamllint
+check workflow-actionlint "$REPO/scripts/checks/lint.sh" actionlint
+check arch-table "$REPO/scripts/checks/lint.sh" arches
 
 # kunit_leg ARCH NAME KUNITCONFIG: one KUnit leg; every case is a check,
-# and every problem of the run (panic, hang, bad log) a failed one.
+# and every problem of the run (panic, hang, bad log, a stop before the
+# boot) a failed one.
 kunit_leg() {
-	local p f s counts=$RESULTS/$2/counts.json
+	local p f s t0 counts=$RESULTS/$2/counts.json
+	t0=$(date +%s)
 	"$REPO/scripts/run-kunit.sh" --arch "$1" --name "$2" --kunitconfig "$3" 2>&1 |
 		tee "$LOGS/kunit-$2.log" | grep -E '^(kunit |  FAILED|  ERROR|error:)'
-	if [ -f "$counts" ]; then
-		read -r p f s < <(python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); print(c["passed"], c["failed"] + len(c.get("problems", [])), c["skipped"])' "$counts")
-	else
+	step_time "kunit-$2" "$(elapsed "$t0")"
+	if ! read -r p f s < <(python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+print(c["passed"], c["failed"] + len(c["problems"]), c["skipped"])' "$counts" 2>/dev/null); then
 		p=0 f=1 s=0
+		echo "FAIL kunit-$2: no counts.json"
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	[ "$f" -eq 0 ] || failures+=("kunit-$2")
@@ -119,11 +170,7 @@ fi
 # (already built above) far too little time to finish.
 if [[ " $* " == *" x86_64 "* ]]; then
 	echo "== hang detection"
-	check kunit-hang-is-failure "$REPO/scripts/test-hang.sh"
+	check kunit-hang-is-failure "$REPO/scripts/checks/test-hang.sh"
 fi
 
-echo
-echo "total time $(elapsed "$start")s"
-[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+finish

@@ -10,7 +10,7 @@ that survives that, also the userspace radix-tree harness and the debug leg),
 and reports for each mutant whether the suite killed it.  The file is
 restored afterwards, whatever happens.
 
-Usage: scripts/mutate.py [--target T] [--only NAME[,NAME...]] [--no-harness] [--kunitconfig F]
+Usage: scripts/tools/mutate.py [--target T] [--only NAME[,NAME...]] [--no-harness] [--kunitconfig F]
 Writes $IDA_KUNIT_RESULTS/mutation[-T]/report.txt and report.json.
 """
 
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Mutants that cannot change what any caller sees: reported, not scored.
 EQUIVALENT = {
@@ -229,6 +229,34 @@ TARGETS = {
 }
 
 
+def classify(rc, counts):
+	"""What a leg's run of a mutant says: 'passed' (the mutant was not
+	caught), 'killed' (the kernel booted and a case failed or the log shows
+	a problem: a crash, a hang, a report), 'stillborn' (it does not build),
+	or 'error' (the run stopped for a reason that has nothing to do with the
+	mutant: a missing tool, a configuration that failed, no results)."""
+	if rc == 0:
+		return 'passed'
+	phase = counts.get('phase')
+	if phase == 'build':
+		return 'stillborn'
+	if phase == 'run':
+		return 'killed'
+	return 'error'
+
+
+def problem_texts(counts):
+	return [p['message'] if isinstance(p, dict) else str(p) for p in counts.get('problems', [])]
+
+
+def read_counts(path):
+	try:
+		with open(path) as f:
+			return json.load(f)
+	except (OSError, ValueError):
+		return {}
+
+
 def run(cmd, env, log):
 	with open(log, 'w') as f:
 		return subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
@@ -257,10 +285,11 @@ def main():
 	if args.target != 'ida':
 		args.no_harness = args.no_debug_leg = True
 
-	cache = os.environ.get('IDA_KUNIT_CACHE') or os.path.join(
-		os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'ida-kunit')
-	src = os.path.join(cache, 'linux-' + os.environ.get('IDA_KUNIT_TREE', '6.12'))
-	results = os.environ.get('IDA_KUNIT_RESULTS') or os.path.join(REPO, 'results')
+	cache = os.path.abspath(os.environ.get('IDA_KUNIT_CACHE') or os.path.join(
+		os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'ida-kunit'))
+	src = os.path.abspath(os.environ.get('IDA_KUNIT_SRC') or
+			      os.path.join(cache, 'linux-' + os.environ.get('IDA_KUNIT_TREE', '6.12')))
+	results = os.path.abspath(os.environ.get('IDA_KUNIT_RESULTS') or os.path.join(REPO, 'results'))
 	out = os.path.join(results, target['out'])
 	os.makedirs(out, exist_ok=True)
 	path = os.path.join(src, rel)
@@ -300,6 +329,29 @@ def main():
 
 	env = dict(os.environ, IDA_KUNIT_RESULTS=os.path.join(out, 'runs'),
 		   IDA_KUNIT_TIMEOUT=os.environ.get('IDA_KUNIT_TIMEOUT', '120'))
+	run_kunit = os.path.join(REPO, 'scripts', 'run-kunit.sh')
+	harness = os.path.join(REPO, 'scripts', 'checks', 'radix-tree-test.sh')
+
+	# The unmutated tree first: a mutant can only be killed by a suite
+	# that passes without it.
+	t0 = time.time()
+	for arch in sorted({m[4] if len(m) > 4 else target['arch'] for m in mutants}):
+		leg = 'baseline-' + arch
+		rc = run([run_kunit, '--arch', arch, '--kunitconfig', args.kunitconfig,
+			  '--name', leg], env, os.path.join(out, leg + '.log'))
+		if rc != 0:
+			counts = read_counts(os.path.join(out, 'runs', leg, 'counts.json'))
+			why = (', '.join(counts.get('failed_cases', [])[:3] + problem_texts(counts)[:2]) or
+			       f'exit {rc}')
+			print(f'error: the unmutated tree fails on {arch} ({why}): no mutant can be scored '
+			      f'(see {os.path.join(out, leg + ".log")})', file=sys.stderr)
+			return 2
+	if not args.no_harness and run([harness], env, os.path.join(out, 'baseline.harness.log')) != 0:
+		print('error: the unmutated tree fails in the userspace harness: no mutant can be scored',
+		      file=sys.stderr)
+		return 2
+	print(f'baseline  {"unmutated":30} {time.time() - t0:4.0f}s  passes', flush=True)
+
 	rows = []
 	try:
 		for name, what, old, new, *arch in mutants:
@@ -308,40 +360,40 @@ def main():
 			with open(path, 'w') as f:
 				f.write(original.replace(old, new))
 			log = os.path.join(out, name + '.log')
-			rc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', arch,
+			rc = run([run_kunit, '--arch', arch,
 				  '--kunitconfig', args.kunitconfig, '--name', name], env, log)
-			counts_file = os.path.join(out, 'runs', name, 'counts.json')
-			counts = {}
-			if os.path.isfile(counts_file):
-				with open(counts_file) as f:
-					counts = json.load(f)
-			if rc == 0:
-				verdict, by = 'survived', ''
+			counts = read_counts(os.path.join(out, 'runs', name, 'counts.json'))
+			verdict = classify(rc, counts)
+			by = ''
+			if verdict == 'passed':
+				verdict = 'survived'
 				if not args.no_harness:
-					hrc = run([os.path.join(REPO, 'scripts', 'radix-tree-test.sh')], env,
-						  os.path.join(out, name + '.harness.log'))
+					hrc = run([harness], env, os.path.join(out, name + '.harness.log'))
 					if hrc != 0:
 						verdict, by = 'killed', 'idr-test'
 				if verdict == 'survived' and not args.no_debug_leg and name not in EQUIVALENT:
 					debug = os.path.join(REPO, 'kunitconfigs', 'ida-debug.kunitconfig')
-					drc = run([os.path.join(REPO, 'scripts', 'run-kunit.sh'), '--arch', 'x86_64',
+					drc = run([run_kunit, '--arch', 'x86_64',
 						   '--kunitconfig', debug, '--name', name + '-debug'], env,
 						  os.path.join(out, name + '.debug.log'))
-					dfile = os.path.join(out, 'runs', name + '-debug', 'counts.json')
-					if drc != 0 and os.path.isfile(dfile):
-						with open(dfile) as f:
-							dc = json.load(f)
+					dc = read_counts(os.path.join(out, 'runs', name + '-debug', 'counts.json'))
+					dverdict = classify(drc, dc)
+					if dverdict == 'killed':
 						verdict = 'killed'
 						by = 'debug leg: ' + ', '.join(dc.get('failed_cases', [])[:2] +
-									      dc.get('problems', [])[:2])
+									      problem_texts(dc)[:2])
+					elif dverdict in ('error', 'stillborn'):
+						verdict, by = 'error', f'debug leg: {dverdict} (see {name}.debug.log)'
 				if verdict == 'survived' and name in EQUIVALENT:
 					verdict, by = 'equivalent', EQUIVALENT[name]
-			elif any('build failed' in p for p in counts.get('problems', [])):
-				verdict, by = 'stillborn', 'does not build'
-			else:
-				verdict = 'killed'
+			elif verdict == 'stillborn':
+				by = 'does not build'
+			elif verdict == 'killed':
 				by = ', '.join(counts.get('failed_cases', [])[:3] +
-					       counts.get('problems', [])[:2]) or 'kunit'
+					       problem_texts(counts)[:2]) or 'kunit'
+			else:
+				by = (f'phase {counts.get("phase", "unknown")}: ' +
+				      ', '.join(problem_texts(counts)[:2])) or f'exit {rc}'
 			secs = time.time() - t0
 			rows.append({'name': name, 'what': what, 'verdict': verdict, 'by': by,
 				     'seconds': round(secs)})
@@ -353,14 +405,15 @@ def main():
 	survived = [r for r in rows if r['verdict'] == 'survived']
 	stillborn = sum(r['verdict'] == 'stillborn' for r in rows)
 	equivalent = sum(r['verdict'] == 'equivalent' for r in rows)
+	errors = sum(r['verdict'] == 'error' for r in rows)
 	scored = killed + len(survived)
 	score = 100.0 * killed / scored if scored else 0.0
 	summary = (f'mutation score: {killed}/{scored} killed ({score:.1f}%), '
 		   f'{len(survived)} survived, {equivalent} equivalent (not scored), '
-		   f'{stillborn} did not build')
+		   f'{stillborn} did not build, {errors} could not be run (not scored)')
 	with open(os.path.join(out, 'report.json'), 'w') as f:
 		json.dump({'mutants': rows, 'killed': killed, 'survived': len(survived),
-			   'equivalent': equivalent,
+			   'equivalent': equivalent, 'errors': errors,
 			   'stillborn': stillborn, 'score': round(score, 1)}, f, indent=2)
 	with open(os.path.join(out, 'report.txt'), 'w') as f:
 		for r in rows:
@@ -369,7 +422,7 @@ def main():
 	for r in survived:
 		print(f'survivor: {r["name"]}: {r["what"]}')
 	print(summary)
-	return 0 if not survived else 1
+	return 0 if not survived and not errors else 1
 
 
 if __name__ == '__main__':

@@ -7,22 +7,23 @@
 # function.  The kernel-only cases (contexts, kthreads, fail_nth) are not
 # compiled there; the harness's own -ENOMEM path stands in for fail_nth.
 # Writes $IDA_KUNIT_RESULTS/coverage/.  Exits non-zero below 100%.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 "$REPO/scripts/install-deps.sh" build checks || exit 1
 dir=$SRC/tools/testing/radix-tree
 [ -d "$dir" ] || die "no radix-tree harness in $SRC: run scripts/pipeline.sh first"
 out=$RESULTS/coverage
-rm -rf "$out" && mkdir -p "$out" || die "cannot create $out"
+{ rm -rf "$out" && mkdir -p "$out"; } || die "cannot create $out"
 
 cd "$dir" || exit 1
 trap 'rm -f ida_suite_main.c ida_suite_main.o ida-suite *.gcda *.gcno *.gcov; make -s clean >/dev/null 2>&1' EXIT
 make -s clean >/dev/null 2>&1
-cp "$REPO/kunit/coverage/ida_suite_main.c" . || exit 1
-objs=$HARNESS_OBJS
-make -s -j"$JOBS" CC="gcc --coverage" $objs >"$out/build.log" 2>&1 || die "harness objects do not build (see $out/build.log)"
+cp "$REPO/kunit/harness/ida_suite_main.c" . || exit 1
+read -r -a objs <<<"$HARNESS_OBJS"
+make -s -j"$JOBS" CC="gcc --coverage" "${objs[@]}" >"$out/build.log" 2>&1 || die "harness objects do not build (see $out/build.log)"
 make -s CC="gcc --coverage" ida_suite_main.o >>"$out/build.log" 2>&1 || die "ida_suite_main.c does not build (see $out/build.log)"
-gcc --coverage -fsanitize=address -fsanitize=undefined ida_suite_main.o $objs -lpthread -lurcu -o ida-suite >>"$out/build.log" 2>&1 ||
+gcc --coverage -fsanitize=address -fsanitize=undefined ida_suite_main.o "${objs[@]}" -lpthread -lurcu -o ida-suite >>"$out/build.log" 2>&1 ||
 	die "ida-suite does not link (see $out/build.log)"
 ./ida-suite >"$out/suite.log" 2>&1 || die "the suite failed in the harness (see $out/suite.log)"
 gcov -f -o . idr.c >"$out/gcov.txt" 2>&1 || die "gcov failed"

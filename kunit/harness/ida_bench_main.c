@@ -5,7 +5,7 @@
  * around the measured part of each workload: callgrind (started with
  * --instr-atstart=no, so that the set-up runs fast) instruments and zeroes
  * its counters when a workload starts and dumps them, named
- * "workload/allocator", when it ends.  Built by scripts/bench.sh inside tools/testing/radix-tree,
+ * "workload/allocator", when it ends.  Built by scripts/tools/bench.sh inside tools/testing/radix-tree,
  * without sanitizers and with -O2.
  */
 #include <linux/bitmap.h>

@@ -11,7 +11,8 @@
 # Writes $IDA_KUNIT_RESULTS/bench/: userspace-<rev>.json, kernel.json and
 # table.md (which it also prints); the kernel run itself is in bench-kernel/.
 # Usage: bench.sh [--rev REV]... [--no-kernel]
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 revs=()
 kernel=1
@@ -44,17 +45,17 @@ bench_user() {	# bench_user REV
 	git -C "$wt" checkout -q "$rev" -- lib/idr.c include/linux/idr.h ||
 		die "cannot take lib/idr.c and include/linux/idr.h from $rev"
 	dir=$wt/tools/testing/radix-tree
-	cp "$REPO/kunit/bench/ida_bench_main.c" "$dir/" || exit 1
-	objs="$HARNESS_OBJS ida_bench_main.o"
+	cp "$REPO/kunit/harness/ida_bench_main.c" "$dir/" || exit 1
+	read -r -a objs <<<"$HARNESS_OBJS ida_bench_main.o"
 	(cd "$dir" && make -s -j"$JOBS" SHIFT=6 LDFLAGS= \
 		CFLAGS="-I../shared -I. -I../../include -I../../../lib -O2 -g -Wall -D_LGPL_SOURCE" \
-		$objs && gcc $objs -lpthread -lurcu -o ida-bench) >"$out/build-$label.log" 2>&1 ||
+		"${objs[@]}" && gcc "${objs[@]}" -lpthread -lurcu -o ida-bench) >"$out/build-$label.log" 2>&1 ||
 		die "the userspace benchmark does not build for $rev (see $out/build-$label.log)"
 	rm -f "$out/cg-$label".*
 	(cd "$dir" && valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out/cg-$label" ./ida-bench) \
 		>"$out/userspace-$label.log" 2>&1 ||
 		die "the userspace benchmark failed for $rev (see $out/userspace-$label.log)"
-	python3 "$REPO/kunit/bench/table.py" userspace --label "$label" --rev "$rev" \
+	python3 "$REPO/kunit/bench_table.py" userspace --label "$label" --rev "$rev" \
 		--log "$out/userspace-$label.log" --out "$out/userspace-$label.json" "$out/cg-$label".* ||
 		die "cannot read the callgrind dumps of $rev"
 	rm -f "$out/cg-$label".*
@@ -75,9 +76,9 @@ if [ "$kernel" = 1 ]; then
 	IDA_KUNIT_TIMEOUT=${IDA_KUNIT_TIMEOUT:-1200} "$REPO/scripts/run-kunit.sh" --arch x86_64 \
 		--name bench-kernel --kunitconfig "$REPO/kunitconfigs/ida-bench.kunitconfig" ||
 		die "the in-kernel benchmark failed (see $RESULTS/bench-kernel/)"
-	python3 "$REPO/kunit/bench/table.py" kernel --log "$RESULTS/bench-kernel/kernel.log" \
+	python3 "$REPO/kunit/bench_table.py" kernel --log "$RESULTS/bench-kernel/kernel.log" \
 		--out "$out/kernel.json" || die "cannot read the in-kernel benchmark"
 	jsons+=("$out/kernel.json")
 	info "in-kernel benchmark: $(elapsed "$t0")s"
 fi
-python3 "$REPO/kunit/bench/table.py" table "${jsons[@]}" | tee "$out/table.md"
+python3 "$REPO/kunit/bench_table.py" table "${jsons[@]}" | tee "$out/table.md"

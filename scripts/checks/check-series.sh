@@ -8,7 +8,8 @@
 #   check-series.sh checkpatch P   checkpatch.pl --strict on patch P: no
 #                                  errors, warnings or checks
 #   check-series.sh api            no deprecated IDA API left in the tree
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 [ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh first"
 cd "$SRC" || exit 1
@@ -16,9 +17,9 @@ cd "$SRC" || exit 1
 case "$1" in
 am|patch)
 	# In a scratch worktree, so that the patched tree is left alone.
-	wt=$(scratch_worktree) || exit 1
+	wt=$(scratch_worktree "") || exit 1
 	cd "$wt" || exit 1
-	git checkout -q -f --detach "$PRISTINE_TAG" && git clean -q -f -d -x || die "cannot check out $PRISTINE_TAG in $wt"
+	{ git checkout -q -f --detach "$PRISTINE_TAG" && git clean -q -f -d -x; } || die "cannot check out $PRISTINE_TAG in $wt"
 	while read -r p; do
 		if [ "$1" = am ]; then
 			git -c user.name=ida-kunit -c user.email=ida-kunit@localhost am -q "$PATCHES/$p" >/dev/null 2>&1 ||
@@ -32,8 +33,10 @@ am|patch)
 	if [ "$1" = am ]; then
 		echo "git am: $n patches applied on $PRISTINE_TAG"
 	else
-		git add -A -f . && git diff --cached --quiet "$BRANCH" ||
-			{ git reset -q --hard; die "patch -p1 gives a different tree than the $BRANCH branch"; }
+		if ! { git add -A -f . && git diff --cached --quiet "$BRANCH"; }; then
+			git reset -q --hard
+			die "patch -p1 gives a different tree than the $BRANCH branch"
+		fi
 		git reset -q --hard && git clean -q -f -d -x
 		echo "patch -p1: $n patches applied on $PRISTINE_TAG, same tree as git am"
 	fi

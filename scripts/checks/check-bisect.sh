@@ -7,10 +7,10 @@
 # patched tree and its build folders are left alone.  A patch fails when an
 # object does not build or shows more warnings than before the series.
 # Prints a table, one row per patch; exits non-zero on any failure.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 "$REPO/scripts/install-deps.sh" build checks || exit 1
-command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || die "cannot install sparse"
 [ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
 git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no $BRANCH branch: run scripts/apply-series.sh first"
 
@@ -18,7 +18,7 @@ build=$CACHE/build/linux-$TREE_VERSION-bisect-x86_64
 out=$RESULTS/bisect
 mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
 export CCACHE_DIR=$CACHE/ccache
-wt=$(scratch_worktree) || exit 1
+wt=$(scratch_worktree "") || exit 1
 
 make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
 # A small config with everything the series touches built in; the fragment
@@ -44,8 +44,9 @@ git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $P
 # context suite compiled in) in a build folder of their own, set up the
 # first time one is met.
 ppc_build=$CACHE/build/linux-$TREE_VERSION-bisect-powerpc
-ppc_args=(-s -C "$wt" O="$ppc_build" ARCH=powerpc CROSS_COMPILE=powerpc64-linux-gnu-
-	  CC="ccache powerpc64-linux-gnu-gcc" -j"$JOBS")
+arch_params powerpc	# the cross compiler of the table's powerpc row
+ppc_args=(-s -C "$wt" O="$ppc_build" ARCH=powerpc CROSS_COMPILE="$CROSS"
+	  CC="ccache $COMPILER" -j"$JOBS")
 ppc_fragment='CONFIG_PPC64=y
 CONFIG_PPC_BOOK3S_64=y
 CONFIG_PRINTK=y

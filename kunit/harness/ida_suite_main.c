@@ -2,7 +2,7 @@
 /*
  * Runs only the IDA KUnit suite (lib/tests/ida_kunit.c) in the userspace
  * radix-tree harness, through its KUnit emulation, so that gcov measures
- * what the suite alone covers of lib/idr.c.  Built by scripts/coverage.sh
+ * what the suite alone covers of lib/idr.c.  Built by scripts/tools/coverage.sh
  * inside tools/testing/radix-tree.
  */
 #include <linux/bitmap.h>

@@ -4,9 +4,10 @@
 # Bad input must give a one-line error and a non-zero exit and leave the
 # cache usable; every way a boot can go wrong must be a failed run.
 # Needs the tree (scripts/setup-tree.sh); builds no kernel.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
-FIX=$REPO/scripts/tests
+FIX=$REPO/scripts/checks/tests
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -76,9 +77,9 @@ expect_error "a missing kunitconfig is named" "no kunitconfig /nonexistent" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig /nonexistent
 expect_error "a missing little-endian cross compiler is named" "compiler nonexistent-linux-gnu-gcc for ppc64le is missing" \
 	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch ppc64le
-expect_error "bench.sh rejects an unknown argument" "unknown argument '--fast'" "$REPO/scripts/bench.sh" --fast
+expect_error "bench.sh rejects an unknown argument" "unknown argument '--fast'" "$REPO/scripts/tools/bench.sh" --fast
 expect_error "the benchmark reader rejects a log without benchmark lines" "no benchmark output" \
-	python3 "$REPO/kunit/bench/table.py" kernel --log "$REPO/scripts/tests/pass.log" --out "$tmp/bench.json"
+	python3 "$REPO/kunit/bench_table.py" kernel --log "$REPO/scripts/checks/tests/pass.log" --out "$tmp/bench.json"
 
 # A series whose first patch does not apply: named, and the tree is left on
 # the pristine source with no git am in progress.
@@ -148,15 +149,18 @@ fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its ex
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	echo "$rc" $(cat "$calls" 2>/dev/null)
+	echo "$rc" "$(paste -s -d " " "$calls" 2>/dev/null)"
 }
 expect_calls() {	# expect_calls NAME WANT GOT
 	if [ "$3" = "$2" ]; then ok "$1"; else not_ok "$1" "exit code and calls '$3', wanted '$2'"; fi
 }
 expect_calls "a first run configures and builds with kunit.py" "0 config build exec" "$(fake_run)"
 expect_calls "a rerun with nothing changed only boots" "0 exec" "$(fake_run)"
-grep -q "build 0s (up to date)" "$tmp/err" && ok "a rerun says the kernel is up to date" ||
+if grep -q "build 0s (up to date)" "$tmp/err"; then
+	ok "a rerun says the kernel is up to date"
+else
 	not_ok "a rerun says the kernel is up to date" "$(tail -n 1 "$tmp/err")"
+fi
 echo "int y;" >>"$fake/lib/idr.c"
 expect_calls "an edited source file is rebuilt with make alone" "0 make exec" "$(fake_run)"
 echo "	bool" >>"$fake/lib/Kconfig"

@@ -3,11 +3,13 @@
 # The userspace radix-tree harness on the patched tree: build idr-test (which
 # runs the IDA KUnit suite through tools/testing/radix-tree/kunit/test.h)
 # and run it.
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 "$REPO/scripts/install-deps.sh" build checks || exit 1
 dir=$SRC/tools/testing/radix-tree
 [ -d "$dir" ] || die "no radix-tree harness in $SRC"
 make -C "$dir" -j"$JOBS" idr-test >/dev/null || die "idr-test does not build"
-cd "$dir" && ./idr-test || die "idr-test failed"
+cd "$dir" || exit 1
+./idr-test || die "idr-test failed"
 echo "idr-test passed"

