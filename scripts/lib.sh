@@ -86,7 +86,8 @@ default_arches() {
 	arch_rows | awk '$6 == "yes" { print $1 }' | paste -s -d ' ' -
 }
 
-# arch_params ARCH: from the table, sets CROSS, COMPILER, QEMU_BIN,
+# arch_params ARCH: from the table and the QEMU config beside it
+# (qemu_configs/ARCH.py), sets CROSS, COMPILER, QEMU_BIN,
 # QEMU_CONFIG, ARCH_PACKAGES and ARCH_KUNITCONFIGS (the kunitconfigs every
 # leg of that arch adds to its own).  CROSS_COMPILE overrides the table's
 # cross compiler prefix.
@@ -110,7 +111,7 @@ arch_params() {
 				die "arch '$1' names kunitconfigs/$c.kunitconfig, which does not exist"
 		done
 	fi
-	QEMU_CONFIG=$REPO/kunit/qemu_configs/$1.py
+	QEMU_CONFIG=$(dirname "$ARCH_TABLE")/qemu_configs/$1.py
 	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"
 }
 
@@ -151,6 +152,7 @@ is_build_output() {
 	*.o|*.d|*.a|*.so|*.cmd|*.gcda|*.gcno|*.gcov|*.pyc|*/__pycache__/*|*/generated/*) return 0 ;;
 	tools/testing/radix-tree/radix-tree.c|tools/testing/radix-tree/idr.c) return 0 ;;
 	tools/testing/radix-tree/ida_suite_main.c|tools/testing/radix-tree/ida_bench_main.c) return 0 ;;
+	tools/testing/radix-tree/*) [ -x "$2" ] && return 0 ;;	# the harness's programs
 	esac
 	[ "$(head -c 4 "$2" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
 }

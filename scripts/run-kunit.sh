@@ -34,10 +34,11 @@ case "$name" in ''|*/*|.*) die "run-kunit.sh: bad leg name '$name'" ;; esac
 
 # The leg's previous results go first, so that whatever stops this run, no
 # earlier run's counts are read as this one's.  A folder is only emptied if
-# a leg made it (it carries the marker).
+# a leg made it (it carries the marker, or a leg's counts.json).
 out=$RESULTS/$name
 if [ -e "$out" ]; then
-	[ -f "$out/.ida-kunit-leg" ] || die "$out exists and is not a leg's results folder: move it away"
+	[ -f "$out/.ida-kunit-leg" ] || [ -f "$out/counts.json" ] ||
+		die "$out exists and is not a leg's results folder: move it away"
 	rm -rf "$out" || die "cannot remove the previous results in $out"
 fi
 { mkdir -p "$out" && touch "$out/.ida-kunit-leg"; } || die "cannot create $out"

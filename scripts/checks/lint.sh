@@ -54,8 +54,8 @@ for r in rows:
         problems.append(f'{r[0]}: {len(r)} columns, not 6')
         continue
     name, cross, qemu, packages, configs, default = r
-    if not os.path.isfile(os.path.join(repo, 'kunit', 'qemu_configs', name + '.py')):
-        problems.append(f'{name}: no kunit/qemu_configs/{name}.py')
+    if not os.path.isfile(os.path.join(os.path.dirname(table), 'qemu_configs', name + '.py')):
+        problems.append(f'{name}: no qemu_configs/{name}.py beside the table')
     for c in ([] if configs == '-' else configs.split(',')):
         if not os.path.isfile(os.path.join(repo, 'kunitconfigs', c + '.kunitconfig')):
             problems.append(f'{name}: no kunitconfigs/{c}.kunitconfig')
@@ -69,9 +69,11 @@ for n in names:
         problems.append(f'{n}: no job of the CI matrix (.github/workflows/kunit.yml)')
 for a in sorted(in_ci - set(names)):
     problems.append(f'the CI matrix has arch {a}, which is not in {table}')
-for p in problems:
-    print(f'error: {p}')
+for p in problems[1:]:
+    print(f'  {p}')
 if problems:
+    print(f'error: {problems[0]}' + (f' (and {len(problems) - 1} more, above)' if len(problems) > 1 else ''),
+          file=sys.stderr)
     sys.exit(1)
 print(f'architecture table: {len(names)} architectures ({" ".join(names)}), '
       f'each with a QEMU config and a CI job; {len(legs)} CI legs')

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Tests of the scripts themselves, as TAP ("ok - NAME" / "not ok - NAME").
+# Tests of the scripts themselves, as TAP ("ok N - NAME" / "not ok N - NAME",
+# the plan last).  Exits non-zero when any test failed.
 # Bad input must give a one-line error and a non-zero exit and leave the
-# cache usable; every way a boot can go wrong must be a failed run.
+# cache usable; nothing that was not exported may be lost; every way a boot
+# can go wrong must be a failed run; the whole default check must pass on a
+# new machine (an empty cache, git without an identity), tried on a
+# stand-in kernel tree with a fake kunit.py, make, gcc and gcov.
 # Needs the tree (scripts/setup-tree.sh); builds no kernel.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -11,13 +15,31 @@ FIX=$REPO/scripts/checks/tests
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
+failures=0
 
 ok() {	# ok NAME: the last step passed
 	n=$((n + 1)); echo "ok $n - $1"
 }
 not_ok() {	# not_ok NAME WHY
-	n=$((n + 1)); echo "not ok $n - $1: $2"
+	n=$((n + 1)) failures=$((failures + 1)); echo "not ok $n - $1: $2"
 }
+check_that() {	# check_that NAME WHY_IF_NOT COMMAND...: ok when COMMAND succeeds
+	local name=$1 why=$2
+	shift 2
+	if "$@" >/dev/null 2>&1; then ok "$name"; else not_ok "$name" "$why"; fi
+}
+
+# Every test runs as a new user would: git with no identity of its own (and
+# forbidden to guess one), whatever the machine's configuration.
+unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+mkdir -p "$tmp/home"
+export HOME=$tmp/home GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 XDG_CACHE_HOME=$tmp/home/.cache
+export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.useConfigOnly GIT_CONFIG_VALUE_0=true
+if git var GIT_COMMITTER_IDENT >/dev/null 2>&1; then
+	not_ok "the tests run without a git identity" "git still finds one: $(git var GIT_COMMITTER_IDENT)"
+else
+	ok "the tests run without a git identity"
+fi
 
 # expect_error NAME PATTERN COMMAND...: COMMAND fails, and its last line of
 # stderr is one "error: ..." line matching PATTERN.
@@ -58,12 +80,17 @@ results() {
 	fi
 }
 
-# The tests that apply and export series work on a scratch worktree and
-# branch of their own, so that the patched tree (and the incremental builds
-# that depend on its files' times) is left alone.
-scratch=$(scratch_worktree selftest) || exit 1
-export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest
-SRC=$scratch BRANCH=ida-kunit-selftest
+# The tests that apply and export series work on a worktree and branch of
+# their own, made afresh for this run and removed after it, so that the
+# patched tree (and the incremental builds that depend on its files' times)
+# is left alone and no earlier run's state is read.
+scratch=$tmp/scratch-tree
+tree=$SRC
+git -C "$SRC" worktree add -q --detach "$scratch" "$PRISTINE_TAG" || exit 1
+git -C "$SRC" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1
+trap 'git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest-$$ IDA_KUNIT_RESULTS=$tmp/results
+SRC=$scratch BRANCH=ida-kunit-selftest-$$
 
 # --- bad input ---------------------------------------------------------
 expect_error "run-kunit rejects an unknown arch" "unknown arch 'sparc64'" \
@@ -109,17 +136,47 @@ mkdir -p "$tmp/missing" && echo "0001-nothing-here.patch" > "$tmp/missing/series
 expect_error "a series entry without a file is named" "0001-nothing-here.patch, which does not exist" \
 	env IDA_KUNIT_PATCHES="$tmp/missing" "$REPO/scripts/apply-series.sh"
 
-# Commits made in the tree but not exported are never thrown away.
-if "$REPO/scripts/apply-series.sh" 2>"$tmp/err" &&
-   git -C "$SRC" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "unexported work"; then
-	expect_error "unexported commits are not thrown away" "commits that were not exported" \
-		"$REPO/scripts/apply-series.sh"
-	git -C "$SRC" reset -q --hard HEAD~1
+# Work in the tree that was not exported is never thrown away: a commit, a
+# staged change, an unstaged change, a new file (ignored, like every new
+# file under the tarball's "/*" .gitignore).  Each is refused by name, with
+# the work still there; IDA_KUNIT_FORCE=1 discards it.
+"$REPO/scripts/apply-series.sh" 2>"$tmp/err" || not_ok "the series applies to the scratch tree" "$(tail -n 1 "$tmp/err")"
+idr=$SRC/lib/idr.c
+refused() {	# refused NAME PATTERN STILL_THERE_COMMAND...
+	local name=$1 pattern=$2
+	shift 2
+	expect_error "$name" "$pattern" "$REPO/scripts/apply-series.sh"
+	"$@" || not_ok "$name: the work is still there" "it is gone"
+}
+git -C "$SRC" -c user.name=t -c user.email=t@localhost commit -q --allow-empty -m "unexported work"
+head_is_unexported() { [ "$(git -C "$SRC" log -1 --format=%s)" = "unexported work" ]; }
+refused "unexported commits are refused" "commits that were not exported \(.* unexported work\)" head_is_unexported
+git -C "$SRC" reset -q --hard HEAD~1
+echo "/* staged */" >>"$idr" && git -C "$SRC" add lib/idr.c
+refused "staged changes are refused" "uncommitted changes \(lib/idr.c\)" grep -q staged "$idr"
+git -C "$SRC" reset -q --hard
+echo "/* unstaged */" >>"$idr"
+refused "unstaged changes are refused" "uncommitted changes \(lib/idr.c\)" grep -q unstaged "$idr"
+git -C "$SRC" checkout -q -- lib/idr.c
+echo "int new_work;" >"$SRC/lib/new_work.c"
+check_that "a new file is ignored by the tree's .gitignore" "git status shows it" \
+	test -z "$(git -C "$SRC" status --porcelain)"
+refused "new, untracked source files are refused" "untracked files \(lib/new_work.c\)" test -f "$SRC/lib/new_work.c"
+if IDA_KUNIT_FORCE=1 "$REPO/scripts/apply-series.sh" 2>"$tmp/err" && [ ! -e "$SRC/lib/new_work.c" ]; then
+	ok "IDA_KUNIT_FORCE=1 discards it and applies the series"
 else
-	not_ok "unexported commits are not thrown away" "cannot set up: $(tail -n 1 "$tmp/err")"
+	not_ok "IDA_KUNIT_FORCE=1 discards it and applies the series" "$(tail -n 1 "$tmp/err")"
 fi
+mkdir -p "$SRC/tools/testing/radix-tree/generated" && touch "$SRC/tools/testing/radix-tree/generated/map-shift.h" "$SRC/lib/idr.o"
+if "$REPO/scripts/apply-series.sh" 2>"$tmp/err"; then
+	ok "build output left in the tree is not work"
+else
+	not_ok "build output left in the tree is not work" "$(tail -n 1 "$tmp/err")"
+fi
+rm -f "$SRC/tools/testing/radix-tree/generated/map-shift.h" "$SRC/lib/idr.o"
 
 # --- the series round-trips: apply, then export, gives the same files ------
+# (with no git identity: see the top)
 cp -r "$PATCHES" "$tmp/export"
 if "$REPO/scripts/apply-series.sh" 2>"$tmp/err" &&
    IDA_KUNIT_PATCHES="$tmp/export" "$REPO/scripts/export-series.sh" 2>>"$tmp/err" &&
@@ -156,7 +213,7 @@ expect_calls() {	# expect_calls NAME WANT GOT
 }
 expect_calls "a first run configures and builds with kunit.py" "0 config build exec" "$(fake_run)"
 expect_calls "a rerun with nothing changed only boots" "0 exec" "$(fake_run)"
-if grep -q "build 0s (up to date)" "$tmp/err"; then
+if grep -qE "build [0-9]+s \(up to date\)" "$tmp/err"; then
 	ok "a rerun says the kernel is up to date"
 else
 	not_ok "a rerun says the kernel is up to date" "$(tail -n 1 "$tmp/err")"
@@ -173,6 +230,26 @@ expect_calls "a failed build fails the run" "1 make" "$(fake_run FAKE_KUNIT_BUIL
 expect_calls "after a failed build the next run builds again" "0 make exec" "$(fake_run)"
 expect_calls "and the one after only boots" "0 exec" "$(fake_run)"
 
+# A leg that stops before its boot leaves no earlier run's counts behind.
+expect_calls "a passing leg, first" "0 exec" "$(fake_run)"
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/nonexistent.kunitconfig" >/dev/null 2>&1
+check_that "a leg that stops before its boot leaves a failed counts.json, not the last run's" \
+	"the previous counts are still there" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(0 if c["verdict"] == "FAIL" and c["phase"] == "setup" and c["passed"] == 0 else 1)' "$tmp/fake-results/x86_64/counts.json"
+mkdir -p "$tmp/fake-results/mine" && echo "keep" >"$tmp/fake-results/mine/notes.txt"
+expect_error "a results folder a leg did not make is not emptied" "is not a leg's results folder" \
+	env IDA_KUNIT_RESULTS="$tmp/fake-results" "$REPO/scripts/run-kunit.sh" --arch x86_64 --name mine
+check_that "and its files are still there" "they are gone" test -f "$tmp/fake-results/mine/notes.txt"
+( cd "$tmp" && env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE=rel-cache \
+	IDA_KUNIT_RESULTS=rel-results FAKE_KUNIT_LOG="$FIX/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" >/dev/null 2>&1 )
+check_that "relative IDA_KUNIT_* paths are taken from the current folder" "results are elsewhere" \
+	test -f "$tmp/rel-results/x86_64/counts.json" -a -d "$tmp/rel-cache/build"
+
 # --- results of a boot ----------------------------------------------------
 results "a passing run passes" 0 'PASS: 8 passed, 0 failed, 0 skipped .*2 expected warnings' \
 	"$FIX/pass.log" --expect-suite ida
@@ -187,5 +264,184 @@ results "a missing suite fails the run" 1 'suite ida_mmu did not run' "$FIX/pass
 results "an unexpected warning fails the run" 1 'unexpected kernel report: WARNING: CPU: 1' "$FIX/splat.log"
 results "a wrong number of expected warnings fails the run" 1 'expected 2 warnings, the log has 1' "$FIX/warn-count.log"
 results "a missing log fails the run" 1 'no test ran' "$tmp/does-not-exist.log"
+results "a KASAN report inside an expected-warnings window fails the run" 1 \
+	"in ida_test_bad_free's expected-warnings window: BUG: KASAN: slab-use-after-free" "$FIX/kasan-in-window.log"
+results "a warning without the announced text inside a window fails the run" 1 \
+	"in ida_test_bad_free's expected-warnings window: xa_store called with a bad index" "$FIX/other-warning-in-window.log"
+results "a log with ESC, NUL and BEL still gives a failed run" 1 'FAILED ida.ida_test_max' "$FIX/control-chars.log"
+"$REPO/scripts/install-deps.sh" checks >/dev/null 2>&1
+check_that "junit.xml of a log with ESC, NUL and BEL is valid XML (xmllint)" "xmllint rejects it" \
+	xmllint --noout "$tmp/res/junit.xml"
+check_that "every testcase and testsuite of junit.xml has a time" "one has none" python3 -c '
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+els = [r] + r.findall("testsuite") + r.findall("testsuite/testcase")
+sys.exit(0 if len(els) > 2 and all(e.get("time") is not None for e in els) else 1)' "$tmp/res/junit.xml"
+check_that "counts.json says in fields what went wrong (phase, hung, problems)" "it does not" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(0 if c["phase"] == "run" and c["hung"] is False and c["failed"] == 1 and c["problems"] == [] else 1)' "$tmp/res/counts.json"
+results "a hung boot fails the run" 1 'hung' "$FIX/pass.log" --timed-out 300
+check_that "a hung boot says so in counts.json" "hung is not true" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(0 if c["hung"] is True and c["problems"][0]["kind"] == "hung" else 1)' "$tmp/res/counts.json"
+
+# --- mutation testing: what a run of a mutant means -------------------------
+check_that "mutate.py: a mutant is only killed by a failure in a booted kernel" "classify() disagrees" \
+	python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from mutate import classify
+assert classify(0, {}) == "passed"
+assert classify(1, {"phase": "run", "failed": 1}) == "killed"
+assert classify(1, {"phase": "run", "hung": True}) == "killed"
+assert classify(1, {"phase": "build"}) == "stillborn"
+for counts in ({"phase": "setup"}, {"phase": "config"}, {}):
+    assert classify(1, counts) == "error", counts' "$REPO/scripts/tools"
+mkdir -p "$tmp/mut/lib"
+cp "$fake/lib/idr.c" "$tmp/mut/lib/idr.c" 2>/dev/null
+git -C "$SRC" show "$BRANCH:lib/idr.c" >"$tmp/mut/lib/idr.c" 2>/dev/null
+cp -r "$fake/tools" "$tmp/mut/"
+if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$tmp/mut" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/mut-results" FAKE_KUNIT_LOG="$FIX/fail.log" \
+	python3 "$REPO/scripts/tools/mutate.py" --only max-clamp-dropped --no-harness --no-debug-leg \
+	>"$tmp/out" 2>"$tmp/err"; then
+	not_ok "mutate.py stops when the unmutated tree fails" "it exited 0"
+elif grep -q "error: the unmutated tree fails on x86_64 (ida.ida_test_max" "$tmp/err" &&
+     ! grep -q "killed" "$tmp/out"; then
+	ok "mutate.py stops when the unmutated tree fails"
+else
+	not_ok "mutate.py stops when the unmutated tree fails" "$(tail -n 1 "$tmp/err")"
+fi
+
+# --- the whole default check on a new machine --------------------------------
+# scripts/test-all.sh, as .ci/run runs it, on a stand-in kernel tree (a
+# tarball with the tree's kunit_tool parser, a fake kunit.py, a stub
+# checkpatch.pl and get_maintainer.pl) and a stand-in series, with a fake
+# make, gcc and gcov on the PATH: every step of the sequence runs, in the
+# order and with the state a new machine gives it.
+standin_tree() {	# standin_tree DIR VERSION: DIR/linux-standin.tar.xz, its Makefile saying VERSION
+	local d=$1/linux-standin
+	rm -rf "$d" && mkdir -p "$d/lib" "$d/scripts" "$d/tools/testing/kunit" "$d/tools/testing/radix-tree"
+	cp "$SRC"/tools/testing/kunit/*.py "$d/tools/testing/kunit/"
+	cp "$FIX/fake-kunit.py" "$d/tools/testing/kunit/kunit.py"
+	printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(void)\n{\n\treturn 0;\n}\n' >"$d/lib/idr.c"
+	printf 'obj-y += idr.o\n' >"$d/lib/Makefile"
+	printf 'VERSION = %s\n' "$2" >"$d/Makefile"
+	printf 'idr-test:\n' >"$d/tools/testing/radix-tree/Makefile"
+	printf 'config IDA_STANDIN\n\tbool\n' >"$d/lib/Kconfig"
+	printf '#!/usr/bin/perl\nprint "total: 0 errors, 0 warnings, 0 checks, 1 lines checked\\n";\n' >"$d/scripts/checkpatch.pl"
+	printf '#!/usr/bin/perl\nprint "IDA STAND-IN\\n";\n' >"$d/scripts/get_maintainer.pl"
+	printf '/*\n' >"$d/.gitignore"
+	tar -C "$1" -cJf "$1/linux-standin.tar.xz" linux-standin && rm -rf "$d"
+}
+standin_series() {	# standin_series TARBALL OUT TEXT: a one-patch series adding TEXT
+	local w=$tmp/series-work
+	rm -rf "$w" "$2" && mkdir -p "$w" "$2" && tar -C "$w" -xJf "$1" || return 1
+	(
+		cd "$w/linux-standin" || exit 1
+		export GIT_AUTHOR_NAME="Stand In" GIT_AUTHOR_EMAIL=standin@example.org
+		export GIT_COMMITTER_NAME="Stand In" GIT_COMMITTER_EMAIL=standin@example.org
+		git init -q && git add -A -f && git commit -q -m pristine &&
+		mkdir -p lib/tests && echo "/* $3 */" >>lib/idr.c && echo "int standin_$3;" >lib/tests/standin_kunit.c &&
+		git add -A -f && git commit -q -m "ida: $3" -m "Why: a stand-in." -m "Signed-off-by: Stand In <standin@example.org>" &&
+		git format-patch -q --cover-letter -o "$2" HEAD~1 && cd "$2" && ls 0001-*.patch >series
+	)
+}
+printf '#!/bin/sh\necho "ok 1 - stand-in of the scripts'"'"' own tests"\necho "1..1"\n' >"$tmp/self-tests" &&
+	chmod +x "$tmp/self-tests"
+for f in gcc gcov; do cp "$FIX/fake-$f" "$tmp/fake-bin/$f"; done
+standin_tree "$tmp/standin" one
+standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-a" first || not_ok "the stand-in series is made" "git failed"
+newcomer() {	# newcomer CACHE SERIES [test-all.sh args]: test-all.sh as a new machine runs it
+	local cache=$1 series=$2
+	shift 2
+	env -u IDA_KUNIT_SRC -u IDA_KUNIT_BRANCH PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_CACHE="$cache" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" \
+		IDA_KUNIT_PATCHES="$series" IDA_KUNIT_RESULTS="$tmp/standin-results" IDA_KUNIT_SELF_TESTS="$tmp/self-tests" \
+		IDA_KUNIT_TIMEOUT=2 "$REPO/scripts/test-all.sh" "$@" >"$tmp/all.out" 2>&1
+}
+whole_run() {	# whole_run NAME CACHE SERIES [args]: passes and ends "N passed, 0 failed, S skipped"
+	local name=$1
+	shift
+	if newcomer "$@" && tail -n 1 "$tmp/all.out" | grep -qE "^[1-9][0-9]* passed, 0 failed, ${skips:-0} skipped\$"; then
+		ok "$name"
+	else
+		not_ok "$name" "$(grep -E '^(FAIL|error:)' "$tmp/all.out" | head -n 2 | tr '\n' ' ') $(tail -n 1 "$tmp/all.out")"
+	fi
+}
+whole_run "test-all.sh passes on an empty cache with no git identity" "$tmp/new-cache" "$tmp/series-a"
+check_that "and it ran every step: kunit legs, bisect, harness, lints, hang" "a step is missing" \
+	grep -q 'PASS kunit-hang-is-failure' "$tmp/all.out"
+check_that "and the legs ran the suites of their kunitconfigs" "a leg ran none" \
+	test "$(grep -c 'kunit .*: PASS' "$tmp/all.out")" -ge 4
+# The runs below try states of the cache: the lints (which read only the
+# repository, and ran above) are skipped in them, and counted as skipped.
+export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint
+skips=3
+whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
+standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-b" second
+whole_run "a cache that holds an older series passes" "$tmp/new-cache" "$tmp/series-b" --no-kunit
+standin_tree "$tmp/standin" two
+whole_run "a cache imported from another version of the package is imported again" "$tmp/new-cache" "$tmp/series-b" --no-kunit
+check_that "and the tree is the new version's" "it is the old one" grep -q "VERSION = two" "$tmp/new-cache/linux-6.12/Makefile"
+check_that "and the run says so" "it does not" grep -q "importing" "$tmp/standin-results/checks/distro-tree.log"
+mkdir -p "$tmp/cold/ida-kunit"
+whole_run "a cache folder that never held the tree or the branch passes" "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit
+
+# A newer package while the tree holds work that was not exported: refused,
+# the work kept.
+echo "/* mine */" >>"$tmp/new-cache/linux-6.12/lib/idr.c"
+standin_tree "$tmp/standin" three
+if newcomer "$tmp/new-cache" "$tmp/series-b" --no-kunit; then
+	not_ok "a new package version does not throw away unexported work" "test-all.sh passed"
+elif grep -q "error: .* has uncommitted changes (lib/idr.c): export it" "$tmp/standin-results/checks/distro-tree.log" &&
+     grep -q mine "$tmp/new-cache/linux-6.12/lib/idr.c"; then
+	ok "a new package version does not throw away unexported work"
+else
+	not_ok "a new package version does not throw away unexported work" "$(tail -n 1 "$tmp/standin-results/checks/distro-tree.log")"
+fi
+# A kernel tree that setup-tree.sh did not make is never touched.
+mkdir -p "$tmp/my-linux" && git -C "$tmp/my-linux" init -q && echo work >"$tmp/my-linux/README" &&
+	git -C "$tmp/my-linux" add README && git -C "$tmp/my-linux" -c user.name=m -c user.email=m@localhost commit -q -m mine
+expect_error "setup-tree.sh refuses a folder it did not make" "was not made by scripts/setup-tree.sh" \
+	env IDA_KUNIT_SRC="$tmp/my-linux" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" "$REPO/scripts/setup-tree.sh"
+check_that "and leaves it as it was" "it changed" test "$(git -C "$tmp/my-linux" log -1 --format=%s)" = mine
+# The scripts' own tests decide: a crash half-way or a failed test fails the
+# whole run, whatever the counts say.
+printf '#!/bin/sh\necho "ok 1 - first"\nexit 3\n' >"$tmp/self-tests" 
+if newcomer "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit; then
+	not_ok "test-all.sh fails when the scripts' own tests stop before their plan" "it passed"
+else
+	ok "test-all.sh fails when the scripts' own tests stop before their plan"
+fi
+printf '#!/bin/sh\necho "ok 1 - first"\necho "1..1"\nexit 1\n' >"$tmp/self-tests"
+if newcomer "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit; then
+	not_ok "test-all.sh fails when the scripts' own tests exit non-zero" "it passed"
+else
+	ok "test-all.sh fails when the scripts' own tests exit non-zero"
+fi
+
+# --- the architecture table: one row and one QEMU config add an architecture --
+# A new row (its package column names one that is installed, so nothing is
+# fetched) and a new QEMU config, in copies: every consumer sees it.
+cp "$ARCH_TABLE" "$tmp/arches.tsv" && cp -r "$(dirname "$ARCH_TABLE")/qemu_configs" "$tmp/"
+echo "fakearch  fake-linux-gnu-  qemu-system-fake  git  -  yes" >>"$tmp/arches.tsv"
+cp "$tmp/qemu_configs/x86_64.py" "$tmp/qemu_configs/fakearch.py"
+with_fake_arch() { env IDA_KUNIT_ARCH_TABLE="$tmp/arches.tsv" "$@"; }
+expect_error "a new architecture is known to every script" "unknown arch 'nope' \(known: .*fakearch" \
+	with_fake_arch "$REPO/scripts/run-kunit.sh" --arch nope
+check_that "install-deps.sh installs what its row names" "it does not know the arch" \
+	with_fake_arch "$REPO/scripts/install-deps.sh" fakearch
+expect_error "run-kunit.sh builds it with the row's cross compiler" "compiler fake-linux-gnu-gcc for fakearch is missing" \
+	with_fake_arch env IDA_KUNIT_SRC="$fake" IDA_KUNIT_RESULTS="$tmp/fake-results" "$REPO/scripts/run-kunit.sh" --arch fakearch
+fakearch_is_default() { local ARCH_TABLE=$tmp/arches.tsv; [[ " $(default_arches) " == *" fakearch "* ]]; }
+check_that "test-all.sh runs it by default (its row says yes)" "it is not a default leg" fakearch_is_default
+expect_error "the CI matrix check wants a job for it" "fakearch: no job of the CI matrix" \
+	with_fake_arch "$REPO/scripts/checks/lint.sh" arches
+rm "$tmp/qemu_configs/fakearch.py"
+expect_error "and a QEMU config" "no QEMU config .*fakearch.py" \
+	with_fake_arch "$REPO/scripts/run-kunit.sh" --arch fakearch
 
 echo "1..$n"
+[ "$failures" -eq 0 ]
