@@ -79,16 +79,19 @@ finish() {
 	local i
 	echo
 	{
-		printf '{"total": %d, "steps": {' "$(elapsed "$start")"
+		printf '{"total": %d, "cache_mb": %d, "steps": {' "$(elapsed "$start")" \
+			"$(du -sm "$CACHE" 2>/dev/null | cut -f1)"
 		for ((i = 0; i < ${#times[@]}; i += 2)); do
 			[ "$i" -eq 0 ] || printf ', '
 			printf '"%s": %d' "${times[i]}" "${times[i + 1]}"
 		done
 		printf '}}\n'
 	} >"$RESULTS/times.json"
-	echo "total time $(elapsed "$start")s (steps: $RESULTS/times.json)"
-	[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
-	echo "$passed passed, $failed failed, $skipped skipped"
+	{
+		echo "total time $(elapsed "$start")s (steps: $RESULTS/times.json)"
+		[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
+		echo "$passed passed, $failed failed, $skipped skipped"
+	} | tee "$RESULTS/summary.txt"
 	[ "$failed" -eq 0 ]
 	exit
 }
@@ -127,6 +130,7 @@ while read -r p; do
 	check "checkpatch-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch "$p"
 done < <(series_patches)
 check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
+check series-table-in-docs python3 "$REPO/scripts/docs.py" series --check
 
 echo "== every patch builds on its own (W=1, sparse)"
 check series-bisectable "$REPO/scripts/checks/check-bisect.sh"
