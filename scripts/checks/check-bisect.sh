@@ -16,9 +16,10 @@ git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no $
 
 build=$CACHE/build/linux-$TREE_VERSION-bisect-x86_64
 out=$RESULTS/bisect
+rm -f "$out/table.txt" "$out"/harness-*.log
 mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
 export CCACHE_DIR=$CACHE/ccache
-wt=$(scratch_worktree "") || exit 1
+wt=$CACHE/worktree-linux-$TREE_VERSION
 
 make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
 # A small config with everything the series touches built in; the fragment
@@ -35,8 +36,6 @@ CONFIG_TEST_IDA=y
 CONFIG_MMC=y
 CONFIG_RPMB=y
 CONFIG_NVMEM=y'
-git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG"
-[ -f "$build/.config" ] || make "${make_args[@]}" tinyconfig >/dev/null || die "tinyconfig failed"
 
 # configure: apply the fragment to the checked-out source; the options of
 # the fragment that exist there must end up enabled.
@@ -81,7 +80,31 @@ configure() {
 	if [ -f "$wt/lib/test_ida.c" ]; then opt=CONFIG_TEST_IDA; else opt=CONFIG_IDA_KUNIT_TEST; fi
 	grep -q "^$opt=y" "$build/.config" || die "the bisect config does not enable $opt"
 }
-configure
+
+# The worktree and the x86_64 config, made when the first patch that is
+# not in the results store needs them.
+setup_done=0
+setup() {
+	[ "$setup_done" = 0 ] || return 0
+	wt=$(scratch_worktree "") || exit 1
+	git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG"
+	[ -f "$build/.config" ] || make "${make_args[@]}" tinyconfig >/dev/null || die "tinyconfig failed"
+	configure
+	setup_done=1
+}
+
+# The results store: a patch's row is kept under a key made of everything
+# the row depends on (the tree before and after the patch, this script,
+# the compilers and sparse), so that a patch whose tree is unchanged is not
+# built again, and an edited patch (or any patch after it, whose tree
+# changes with it) always is.  Only passing rows are kept.
+store=$CACHE/bisect-results
+mkdir -p "$store" || exit 1
+tools_id=$({ gcc --version; "$COMPILER" --version; sparse --version; } 2>&1 | sha256sum | cut -c1-16)
+row_key() {	# row_key COMMIT
+	{ echo "$tools_id"; sha256sum <"$0"; git -C "$SRC" rev-parse "$1^{tree}" "$1^^{tree}"; } |
+		sha256sum | cut -d' ' -f1
+}
 
 # objects_of COMMIT: the objects whose source the commit touches, plus the
 # IDA suite and lib/idr.o.
@@ -120,9 +143,17 @@ warnings() {
 rc=0
 printf '%-4s %-72s %s\n' "#" "patch" "result" | tee "$out/table.txt"
 n=0
+cached=0
 while read -r commit; do
 	n=$((n + 1))
 	subject=$(git -C "$SRC" log -1 --format=%s "$commit")
+	key=$(row_key "$commit")
+	if [ -f "$store/$key" ]; then
+		printf '%-4s %-72s %s\n' "$n" "${subject:0:72}" "$(cat "$store/$key") (kept: ${key:0:12})" | tee -a "$out/table.txt"
+		cached=$((cached + 1))
+		continue
+	fi
+	setup
 	git -C "$wt" checkout -q -f --detach "$commit" || die "cannot check out $commit"
 	configure
 	result=ok
@@ -172,8 +203,13 @@ while read -r commit; do
 		fi
 		make -s -C "$wt/tools/testing/radix-tree" clean >/dev/null 2>&1
 	fi
-	[ "$result" = ok ] || rc=1
+	if [ "$result" = ok ]; then
+		echo "$result: ${details[*]}" >"$store/$key.tmp" && mv "$store/$key.tmp" "$store/$key"
+	else
+		rc=1
+	fi
 	printf '%-4s %-72s %s\n' "$n" "${subject:0:72}" "$result: ${details[*]}" | tee -a "$out/table.txt"
 done < <(git -C "$SRC" rev-list --reverse "$PRISTINE_TAG..$BRANCH")
+echo "$cached of $n patches kept from earlier runs (same trees, script and tools), $((n - cached)) built"
 [ $rc -eq 0 ] && echo "every patch builds on its own" || echo "error: some patches do not build cleanly on their own" >&2
 exit $rc

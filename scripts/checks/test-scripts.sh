@@ -392,8 +392,14 @@ check_that "and the legs ran the suites of their kunitconfigs" "a leg ran none" 
 export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint
 skips=4
 whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
+check_that "a patch whose tree did not change keeps its bisect row" "it was built again" \
+	grep -q '^1 .*ok: .*(kept: ' "$tmp/standin-results/bisect/table.txt"
 standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-b" second
 whole_run "a cache that holds an older series passes" "$tmp/new-cache" "$tmp/series-b" --no-kunit
+check_that "an edited patch's bisect row is built again, never taken from a stale key" "it was kept" \
+	grep -q '^1 .*ok: lib/idr.o built' "$tmp/standin-results/bisect/table.txt"
+check_that "and its table says no row was kept" "a row was kept" \
+	grep -q '^0 of 1 patches kept' "$tmp/standin-results/checks/series-bisectable.log"
 standin_tree "$tmp/standin" two
 whole_run "a cache imported from another version of the package is imported again" "$tmp/new-cache" "$tmp/series-b" --no-kunit
 check_that "and the tree is the new version's" "it is the old one" grep -q "VERSION = two" "$tmp/new-cache/linux-6.12/Makefile"
