@@ -102,6 +102,15 @@ want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
 	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"; } | sha256sum | cut -d' ' -f1)
 linux_arch=$(sed -n "s/.*linux_arch='\([^']*\)'.*/\1/p" "$QEMU_CONFIG")
 [ -n "$linux_arch" ] || die "no linux_arch in $QEMU_CONFIG"
+# What the leg is, for the reports (kunit/report.py).
+python3 - "$out/leg.json" "$name" "$arch" "$linux_arch" "$("$COMPILER" --version | head -n 1)" \
+	"$build" "${kunitconfigs[@]}" <<'PY' || die "cannot write $out/leg.json"
+import json, os, sys
+out, name, arch, linux_arch, compiler, build, *configs = sys.argv[1:]
+json.dump({'name': name, 'arch': arch, 'linux_arch': linux_arch, 'compiler': compiler,
+	   'build_dir': build, 'kunitconfigs': [os.path.basename(c) for c in configs]},
+	  open(out, 'w'), indent=2)
+PY
 
 stamp_matches() {	# stamp_matches STAMP: made from what this run would use
 	[ "${IDA_KUNIT_REBUILD:-0}" = 0 ] && [ -f "$1" ] && [ -f "$build/.config" ] &&
