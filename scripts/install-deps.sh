@@ -20,6 +20,7 @@ for group in "$@"; do
 	lint)	 want+=(shellcheck yamllint)
 		 command -v node >/dev/null && command -v npm >/dev/null || want+=(nodejs npm) ;;
 	bench)	 want+=(valgrind liburcu-dev) ;;
+	browser) want+=(chromium) ;;
 	*)	 arch_params "$group"
 		 want+=("${ARCH_PACKAGES[@]}") ;;
 	esac

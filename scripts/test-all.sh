@@ -37,6 +37,7 @@ self_tests=${IDA_KUNIT_SELF_TESTS:-$REPO/scripts/checks/test-scripts.sh}
 passed=0 failed=0 skipped=0
 failures=()
 times=()
+checks=()	# name status seconds, for the reports
 start=$(date +%s)
 LOGS=$RESULTS/checks
 if [ -e "$LOGS" ]; then
@@ -57,6 +58,7 @@ check() {
 	shift
 	if [[ ",${IDA_KUNIT_SKIP:-}," == *",$name,"* ]]; then
 		skipped=$((skipped + 1))
+		checks+=("$name" SKIP 0)
 		echo "SKIP $name (IDA_KUNIT_SKIP)"
 		return 0
 	fi
@@ -64,6 +66,7 @@ check() {
 	"$@" >"$LOGS/$name.log" 2>&1
 	rc=$?
 	step_time "$name" "$(elapsed "$t0")"
+	checks+=("$name" "$([ $rc -eq 0 ] && echo PASS || echo FAIL)" "$(elapsed "$t0")")
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
 		echo "PASS $name ($(elapsed "$t0")s)"
@@ -75,9 +78,32 @@ check() {
 	return $rc
 }
 
-finish() {
+# run_info: what the reports need to know of this run, in
+# $RESULTS/run.json: an id unique to it, the tree and the series.
+run_info() {
+	python3 - "$RESULTS/run.json" "$start" "$SRC" "$PATCHES" "$CACHE" <<'PY'
+import hashlib, json, os, subprocess, sys
+out, start, src, patches, cache = sys.argv[1:]
+def git(*args):
+    r = subprocess.run(['git', '-C', src] + list(args), capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else ''
+names = [l.split('#')[0].strip() for l in open(os.path.join(patches, 'series')) if l.split('#')[0].strip()]
+# kcidb's patchset hash: sha256 over the patches' sha256 lines, in order.
+lines = ''.join(hashlib.sha256(open(os.path.join(patches, n), 'rb').read()).hexdigest() + '\n' for n in names)
+patchset = hashlib.sha256(lines.encode()).hexdigest()
+try:
+    imported = open(os.path.join(src, '.git', 'ida-kunit-import')).readline().split()
+except OSError:
+    imported = []
+json.dump({'run_id': f'{int(start)}-{patchset[:12]}', 'start': int(start),
+           'package': imported[0] if imported else '', 'version': imported[1] if len(imported) > 1 else '',
+           'pristine': git('rev-parse', 'pristine^{commit}'), 'branch_head': git('rev-parse', 'HEAD'),
+           'patchset_hash': patchset, 'patches': names}, open(out, 'w'), indent=2)
+PY
+}
+
+write_run_files() {	# times.json, checks/checks.txt and run.json, so far
 	local i
-	echo
 	{
 		printf '{"total": %d, "cache_mb": %d, "steps": {' "$(elapsed "$start")" \
 			"$(du -sm "$CACHE" 2>/dev/null | cut -f1)"
@@ -87,11 +113,24 @@ finish() {
 		done
 		printf '}}\n'
 	} >"$RESULTS/times.json"
+	for ((i = 0; i < ${#checks[@]}; i += 3)); do
+		printf '%s %s %s\n' "${checks[i]}" "${checks[i + 1]}" "${checks[i + 2]}"
+	done >"$LOGS/checks.txt"
+	run_info
+}
+
+finish() {
+	echo
+	write_run_files
 	{
 		echo "total time $(elapsed "$start")s (steps: $RESULTS/times.json)"
 		[ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]}"
 		echo "$passed passed, $failed failed, $skipped skipped"
 	} | tee "$RESULTS/summary.txt"
+	if [ -f "$RESULTS/index.html" ]; then
+		python3 "$REPO/kunit/report.py" all "$RESULTS" >/dev/null ||
+			echo "error: the reports could not be written again" >&2
+	fi
 	[ "$failed" -eq 0 ]
 	exit
 }
@@ -99,7 +138,7 @@ finish() {
 echo "== set-up"
 arches=()
 for arch in "$@"; do arches+=("$arch"); done
-check install-deps "$REPO/scripts/install-deps.sh" tree build checks lint "${arches[@]}" || finish
+check install-deps "$REPO/scripts/install-deps.sh" tree build checks lint browser "${arches[@]}" || finish
 check distro-tree "$REPO/scripts/setup-tree.sh" || finish
 check series-apply "$REPO/scripts/apply-series.sh" || finish
 
@@ -121,6 +160,7 @@ elif [ $rc -ne 0 ] && [ "$not_ok" -eq 0 ]; then
 	failed=$((failed + 1)) failures+=("test-scripts-exit")
 	echo "FAIL test-scripts: exit $rc with no failed test (see $LOGS/test-scripts.log)"
 fi
+checks+=(test-scripts "$([ "${plan:-none}" = $((ok + not_ok)) ] && [ "$not_ok" -eq 0 ] && [ $rc -eq 0 ] && echo PASS || echo FAIL)" "$(elapsed "$t0")")
 echo "scripts: $ok ok, $not_ok not ok ($(elapsed "$t0")s)"
 
 echo "== series"
@@ -184,5 +224,13 @@ if [[ " $* " == *" x86_64 "* ]]; then
 	echo "== hang detection"
 	check kunit-hang-is-failure "$REPO/scripts/checks/test-hang.sh"
 fi
+
+# The reports (kunit/README.md): kcidb.json, index.html and a history line,
+# and the page in a real browser.  Written again at the end, so that they
+# hold the whole run.
+echo "== reports"
+write_run_files
+check reports python3 "$REPO/kunit/report.py" all "$RESULTS"
+check report-in-browser "$REPO/scripts/checks/report-browser.sh" "$RESULTS"
 
 finish

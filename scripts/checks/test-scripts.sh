@@ -294,6 +294,85 @@ import json, sys
 c = json.load(open(sys.argv[1]))
 sys.exit(0 if c["hung"] is True and c["problems"][0]["kind"] == "hung" else 1)' "$tmp/res/counts.json"
 
+# --- reports: kcidb, the GitHub summary, the HTML page -------------------------
+section "reports: kcidb, the GitHub summary, the HTML page"
+# A recorded run: a failed case, a skipped case, a panic, and two checks.
+rec=$tmp/recorded
+mkdir -p "$rec/checks"
+for leg in fail skip panic; do
+	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --log "$FIX/$leg.log" \
+		--out "$rec/$leg" --arch "$leg" >/dev/null 2>&1
+	echo '{"configure": 1, "build": 20, "run": 3}' >"$rec/$leg/times.json"
+	echo "{\"name\": \"$leg\", \"arch\": \"x86_64\", \"compiler\": \"gcc (Debian 12.2.0-14) 12.2.0\", \"kunitconfigs\": [\"ida.kunitconfig\"]}" >"$rec/$leg/leg.json"
+done
+printf 'series-git-am PASS 3\nshellcheck FAIL 2\n' >"$rec/checks/checks.txt"
+echo "error: shellcheck: findings above" >"$rec/checks/shellcheck.log"
+printf '{"run_id": "1796300000-0123456789ab", "start": 1796300000, "package": "linux-source-6.12", "version": "6.12.1-1", "pristine": "%s", "branch_head": "%s", "patchset_hash": "%s", "patches": ["0001-a.patch"]}\n' \
+	"$(printf '0%.0s' {1..40})" "$(printf '1%.0s' {1..40})" "$(printf 'a%.0s' {1..64})" >"$rec/run.json"
+echo '{"total": 60, "steps": {}}' >"$rec/times.json"
+echo "20 passed, 7 failed, 1 skipped" >"$rec/summary.txt"
+"$REPO/scripts/install-deps.sh" checks >/dev/null 2>&1
+python3 "$REPO/kunit/report.py" kcidb "$rec" --out "$tmp/kcidb-1.json" >/dev/null 2>"$tmp/err"
+python3 "$REPO/kunit/report.py" kcidb "$rec" --out "$tmp/kcidb-2.json" >/dev/null 2>>"$tmp/err"
+check_that "kcidb.json of a recorded run is valid against the kcidb v5 schema" "$(tail -n 1 "$tmp/err")" \
+	python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+	"$REPO/kunit/kcidb-v5.schema.json" "$tmp/kcidb-1.json"
+check_that "the schema rejects a status kcidb does not know" "it accepts it" python3 -c '
+import json, sys, jsonschema
+d = json.load(open(sys.argv[2])); d["tests"][0]["status"] = "BROKEN"
+try:
+    jsonschema.validate(d, json.load(open(sys.argv[1])))
+except jsonschema.ValidationError:
+    sys.exit(0)
+sys.exit(1)' "$REPO/kunit/kcidb-v5.schema.json" "$tmp/kcidb-1.json"
+check_that "kcidb: the failure, the skip and the panic are there, with the failure's log" "one is missing" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["path"] + "@" + x["build_id"].rsplit("-", 1)[-1]: x for x in d["tests"]}
+assert t["ida.ida_test_max@fail"]["status"] == "FAIL" and "EXPECTATION FAILED" in t["ida.ida_test_max@fail"]["log_excerpt"]
+assert t["ida.ida_test_max@skip"]["status"] == "SKIP"
+assert t["kunit-run.boot@panic"]["status"] == "FAIL" and "panicked" in t["kunit-run.boot@panic"]["log_excerpt"]
+assert t["ida.ida_test_leaf.base_1024@fail"]["status"] == "PASS"
+assert t["checks.shellcheck@checks"]["status"] == "FAIL"
+assert {b["architecture"] for b in d["builds"]} == {"x86_64"} and d["checkouts"][0]["patchset_hash"] == "a" * 64
+' "$tmp/kcidb-1.json"
+check_that "kcidb ids are unique, and the same for the same run" "they are not" python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for kind in ("checkouts", "builds", "tests"):
+    ids = [x["id"] for x in a[kind]]
+    assert len(ids) == len(set(ids)), kind
+    assert ids == [x["id"] for x in b[kind]], kind
+    assert all(i.startswith("ida_kunit:1796300000-0123456789ab") for i in ids), kind' "$tmp/kcidb-1.json" "$tmp/kcidb-2.json"
+sed -i 's/"run_id": "1796300000-0123456789ab"/"run_id": "1796300999-0123456789ab"/' "$rec/run.json"
+python3 "$REPO/kunit/report.py" kcidb "$rec" --out "$tmp/kcidb-3.json" >/dev/null 2>&1
+check_that "and another run's ids are all different" "some are the same" python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for kind in ("checkouts", "builds", "tests"):
+    assert not {x["id"] for x in a[kind]} & {x["id"] for x in b[kind]}, kind' "$tmp/kcidb-1.json" "$tmp/kcidb-3.json"
+python3 "$REPO/kunit/report.py" summary "$rec/fail" >"$tmp/summary.md" 2>&1
+check_that "the GitHub summary of a failed leg gives its counts, times and the failure's first lines" "it does not" \
+	grep -qzE '\| 7 \| 1 \| 0 \| 0 \| 1 s \| 20 s \| 3 s \|.*failed\*\* .ida.ida_test_max.: ida_test_max: EXPECTATION FAILED.*Expected ida_alloc_min' "$tmp/summary.md"
+python3 "$REPO/kunit/report.py" summary "$rec/skip" >"$tmp/summary.md" 2>&1
+check_that "the GitHub summary of a leg with a skip gives the reason" "it does not" \
+	grep -q 'skipped .ida.ida_test_max.: fault injection is not configured' "$tmp/summary.md"
+python3 "$REPO/kunit/report.py" summary "$rec" >"$tmp/summary.md" 2>&1
+check_that "the GitHub summary of the checks names the failed one with its log" "it does not" \
+	grep -q 'shellcheck\*\* failed' "$tmp/summary.md"
+python3 "$REPO/kunit/report.py" html "$rec" >/dev/null 2>&1
+python3 "$REPO/kunit/report.py" html "$rec" >/dev/null 2>&1
+check_that "the HTML page shows every leg, the failure and no remote resource" "it does not" python3 -c '
+import re, sys
+page = open(sys.argv[1]).read()
+assert all(f"data-leg=\"{l}\" data-passed" in page for l in ("fail", "skip", "panic"))
+assert "EXPECTATION FAILED" in page and "the kernel panicked" in page
+assert not re.search(r"(src|href)=\"(https?:)?//", page)' "$rec/index.html"
+check_that "history.jsonl has one line per run, also when the page is written twice" "it has $(wc -l <"$rec/history.jsonl" 2>/dev/null) lines" \
+	test "$(wc -l <"$rec/history.jsonl")" = 1
+
 # --- mutation testing: what a run of a mutant means -------------------------
 section "mutation testing: what a run of a mutant means"
 check_that "mutate.py: a mutant is only killed by a failure in a booted kernel" "classify() disagrees" \
@@ -389,8 +468,8 @@ check_that "and the legs ran the suites of their kunitconfigs" "a leg ran none" 
 	test "$(grep -c 'kunit .*: PASS' "$tmp/all.out")" -ge 4
 # The runs below try states of the cache: the lints (which read only the
 # repository, and ran above) are skipped in them, and counted as skipped.
-export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint
-skips=4
+export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint,report-in-browser
+skips=5
 whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
 check_that "a patch whose tree did not change keeps its bisect row" "it was built again" \
 	grep -q '^1 .*ok: .*(kept: ' "$tmp/standin-results/bisect/table.txt"

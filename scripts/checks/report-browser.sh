@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The HTML report in a real browser: headless Chromium loads
+# RESULTS/index.html from the file system, and the rendered DOM must show
+# every leg with the counts of its counts.json, and the message of every
+# failed case; the console must show no error.  Saves a screenshot as
+# RESULTS/report.png.
+# Usage: report-browser.sh [RESULTS]   (default: $IDA_KUNIT_RESULTS)
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+results=$(abspath "${1:-$RESULTS}")
+page=$results/index.html
+[ -f "$page" ] || die "no report $page: run kunit/report.py html $results first"
+"$REPO/scripts/install-deps.sh" browser || exit 1
+browser=$(command -v chromium) || die "chromium is missing"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile"
+       --enable-logging=stderr --v=0)
+timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$page" >"$tmp/dom.html" 2>"$tmp/console.log" ||
+	die "chromium could not load $page (see $tmp/console.log)"
+timeout 120 "$browser" "${flags[@]}" --window-size=1280,1600 --screenshot="$results/report.png" \
+	"file://$page" >/dev/null 2>>"$tmp/console.log" || die "chromium could not take a screenshot"
+[ -s "$results/report.png" ] || die "no screenshot in $results/report.png"
+python3 - "$tmp/dom.html" "$tmp/console.log" "$results" <<'PY'
+import glob, html.parser, json, os, re, sys
+dom, console, results = sys.argv[1:]
+
+class Rows(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.legs, self.text = {}, []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'tr' and 'data-leg' in a and 'data-passed' in a:
+            self.legs[a['data-leg']] = (int(a['data-passed']), int(a['data-failed']), int(a['data-skipped']))
+    def handle_data(self, data):
+        self.text.append(data)
+
+p = Rows()
+p.feed(open(dom, encoding='utf-8').read())
+text = ' '.join(p.text)
+problems = []
+legs = sorted(glob.glob(os.path.join(results, '*', 'counts.json')))
+if not legs:
+    problems.append('no leg in the results')
+for f in legs:
+    name = os.path.basename(os.path.dirname(f))
+    c = json.load(open(f))
+    want = (c['passed'], c['failed'], c['skipped'])
+    if name not in p.legs:
+        problems.append(f'leg {name} is not in the page')
+    elif p.legs[name] != want:
+        problems.append(f'leg {name}: the page shows {p.legs[name]}, counts.json says {want}')
+    junit = os.path.join(os.path.dirname(f), 'junit.xml')
+    if os.path.isfile(junit):
+        for m in re.finditer(r'<failure message="([^"]*)"', open(junit, encoding='utf-8').read()):
+            msg = html.unescape(m.group(1))[:60]
+            if msg and msg not in text:
+                problems.append(f'leg {name}: the failure "{msg}" is not shown')
+errors = [l for l in open(console, encoding='utf-8', errors='replace')
+          if re.search(r'CONSOLE|Uncaught|Failed to load resource', l)]
+problems += [f'console: {l.strip()[:200]}' for l in errors]
+for x in problems:
+    print(f'error: {x}')
+if problems:
+    sys.exit(1)
+print(f'report: {len(legs)} legs shown with their counts, no console error; screenshot {results}/report.png')
+PY
