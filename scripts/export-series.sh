@@ -22,9 +22,11 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # The cover letter is signed like the series: by the author of its last
 # patch, whatever git's own configuration says (format-patch takes the
-# cover letter's From: from the committer identity).
+# cover letter's From: from the committer identity).  The abbreviated
+# blob names of the "index" lines have a fixed length: git's default
+# depends on how many objects the repository holds and how they are packed.
 GIT_COMMITTER_NAME=$(git log -1 --format=%an) GIT_COMMITTER_EMAIL=$(git log -1 --format=%ae) \
-git format-patch -q --cover-letter --cover-from-description=subject \
+git -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=subject \
 	--zero-commit --base="$PRISTINE_TAG" -o "$tmp" "$PRISTINE_TAG..HEAD" ||
 	die "git format-patch failed"
 for f in "$tmp"/*.patch; do
