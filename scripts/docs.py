@@ -83,10 +83,21 @@ def last_run_block(results):
 	out.append(f'Whole run: {times["total"]} s; the slowest steps: ' +
 		   ', '.join(f'{k} {v} s' for k, v in slow) + '. '
 		   f'The cache folder after it: {times.get("cache_mb", 0) / 1024:.1f} GiB.')
-	summary = os.path.join(results, 'summary.txt')
-	if os.path.isfile(summary):
-		with open(summary, encoding='utf-8') as f:
-			out.append(f'Its last line: `{f.read().strip().splitlines()[-1]}`.')
+	out.append('')
+	out.append('What the x86_64 leg printed (as `scripts/pipeline.sh` prints it), and how the run ended:')
+	out.append('')
+	out.append('```')
+	try:
+		with open(os.path.join(results, 'checks', 'kunit-x86_64.log'), encoding='utf-8') as f:
+			out += [l.rstrip() for l in f if l.startswith('kunit x86_64')]
+	except OSError:
+		pass
+	try:
+		with open(os.path.join(results, 'summary.txt'), encoding='utf-8') as f:
+			out += [l.rstrip() for l in f]
+	except OSError:
+		pass
+	out.append('```')
 	return '\n'.join(out) + '\n'
 
 
