@@ -37,9 +37,9 @@ command -v apt-get >/dev/null || die "missing packages (${missing[*]}) and no ap
 info "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp)
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
-	apt-get update -q >>"$log" 2>&1
-	if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
+if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+	apt-get -o DPkg::Lock::Timeout=600 update -q >>"$log" 2>&1
+	if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >>"$log" 2>&1; then
 		tail -n 5 "$log" >&2
 		rm -f "$log"
 		die "cannot install ${missing[*]}"
