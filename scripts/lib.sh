@@ -212,6 +212,15 @@ scratch_worktree() {
 	echo "$wt"
 }
 
+# use_ccache: ccache in the cache folder for the builds of a script.  Paths
+# below the cache folder (the tree, the build folders) are hashed relative
+# to it, so that a ccache copied to another cache folder (a new machine, a
+# CI cache) still hits.
+use_ccache() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	mkdir -p "$CCACHE_DIR" || die "cannot create $CCACHE_DIR"
+}
+
 elapsed() {
 	echo $(( $(date +%s) - $1 ))
 }

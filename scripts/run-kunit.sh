@@ -60,7 +60,7 @@ cfg=$(basename "$kunitconfig" .kunitconfig)
 build=$(build_dir "$arch")
 [ "$cfg" = ida ] || build=$build-$cfg
 mkdir -p "$build" "$CACHE/ccache" || die "cannot create $build"
-export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+use_ccache
 # The arch's own suites come on top of the leg's kunitconfig.
 kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
 # The suites a kunitconfig must run are named in a "# suites:" comment.

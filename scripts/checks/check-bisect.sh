@@ -18,7 +18,7 @@ build=$CACHE/build/linux-$TREE_VERSION-bisect-x86_64
 out=$RESULTS/bisect
 rm -f "$out/table.txt" "$out"/harness-*.log
 mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
-export CCACHE_DIR=$CACHE/ccache
+use_ccache
 wt=$CACHE/worktree-linux-$TREE_VERSION
 
 make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
