@@ -334,6 +334,10 @@ def append_history(run):
 		 'failed': sum(l['counts'].get('failed', 0) + len(l['counts'].get('problems', [])) for l in legs) +
 			   sum(c['status'] == 'FAIL' for c in run['checks']),
 		 'skipped': sum(l['counts'].get('skipped', 0) for l in legs)}
+	# The run's own closing line, when it has one, is what it counted.
+	m = re.search(r'(\d+) passed, (\d+) failed, (\d+) skipped', run['summary'])
+	if m:
+		entry.update(passed=int(m.group(1)), failed=int(m.group(2)), skipped=int(m.group(3)))
 	path = os.path.join(run['results'], 'history.jsonl')
 	hist = []
 	try:
