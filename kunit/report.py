@@ -264,9 +264,11 @@ def bar_chart(rows, revs):
 	"""An SVG bar chart: instructions per operation for each workload, one
 	bar per allocator (the IDA at each revision, the IDR, the bitmap)."""
 	series = [f'IDA {r}' for r in revs] + ['IDR', 'bitmap']
-	colours = ['#4a7ab5', '#7aa6d6', '#a9c8ea', '#d98c3a', '#7f7f7f']
+	blues = ['#1f4e8c', '#4a7ab5', '#7aa6d6', '#a9c8ea']
+	colours = [blues[i % len(blues)] for i in range(len(revs))] + ['#d98c3a', '#7f7f7f']
 	vmax = max([v for row in rows for v in row[1] if v] or [1])
-	bw, gap, left, height = 10, 14, 180, 16 + len(rows) * (len(series) * bw + gap)
+	bw, gap, left = 10, 14, 180
+	height = 16 + len(rows) * (len(series) * bw + gap)
 	width = left + 420
 	out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" role="img" '
 	       f'aria-label="instructions per operation">']

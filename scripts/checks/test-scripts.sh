@@ -372,6 +372,18 @@ assert "EXPECTATION FAILED" in page and "the kernel panicked" in page
 assert not re.search(r"(src|href)=\"(https?:)?//", page)' "$rec/index.html"
 check_that "history.jsonl has one line per run, also when the page is written twice" "it has $(wc -l <"$rec/history.jsonl" 2>/dev/null) lines" \
 	test "$(wc -l <"$rec/history.jsonl")" = 1
+mkdir -p "$rec/bench"
+for rev in before after; do
+	printf '{"kind": "userspace", "label": "%s", "rev": "%s", "instructions_per_op": {"seq_alloc_64K": {"ida": 500, "idr": 520, "bitmap": 93}, "seq_free_64K": {"ida": 180, "idr": 240, "bitmap": 25}}}\n' \
+		"$rev" "$rev" >"$rec/bench/userspace-$rev.json"
+done
+sed -i 's/"run_id": "1796300999-0123456789ab"/"run_id": "1796301999-0123456789ab"/' "$rec/run.json"
+python3 "$REPO/kunit/report.py" html "$rec" >/dev/null 2>&1
+check_that "the page draws the benchmark (IDA per revision, IDR, bitmap) and the history as SVG" "it does not" python3 -c '
+import sys
+page = open(sys.argv[1]).read()
+assert page.count("<rect") >= 2 * 4 and "IDA before" in page and "IDA after" in page and ">IDR<" in page
+assert "<polyline" in page and "last 2 runs" in page' "$rec/index.html"
 
 # --- mutation testing: what a run of a mutant means -------------------------
 section "mutation testing: what a run of a mutant means"
