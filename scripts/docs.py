@@ -7,8 +7,10 @@ A block is the text between "<!-- generated: NAME -->" and
 
   docs.py series [--check]   kernel-patches/README.md: the series table, from
                              the patch files (number, subject, files touched)
-  docs.py last-run RESULTS   README.md: the last run of scripts/test-all.sh,
-                             from RESULTS (times.json, checks/, <leg>/counts.json)
+  docs.py last-run RESULTS [--block NAME]
+                             README.md: a run of scripts/test-all.sh, from
+                             RESULTS (times.json, checks/, <leg>/counts.json),
+                             into the block NAME (default: last-run)
 
 With --check nothing is written; the exit code says whether the block is up
 to date.
@@ -105,14 +107,20 @@ def main():
 	args = sys.argv[1:]
 	check = '--check' in args
 	args = [a for a in args if a != '--check']
+	block = 'last-run'
+	if '--block' in args:
+		i = args.index('--block')
+		block = args[i + 1] if i + 1 < len(args) else ''
+		del args[i:i + 2]
 	if args[:1] == ['series']:
 		patches = os.environ.get('IDA_KUNIT_PATCHES') or os.path.join(REPO, 'kernel-patches', 'linux-6.12')
 		return replace_block(os.path.join(REPO, 'kernel-patches', 'README.md'), 'series',
 				     series_block(os.path.abspath(patches)), check)
 	if args[:1] == ['last-run'] and len(args) == 2:
-		return replace_block(os.path.join(REPO, 'README.md'), 'last-run',
+		return replace_block(os.path.join(REPO, 'README.md'), block,
 				     last_run_block(os.path.abspath(args[1])), check)
-	print('error: usage: docs.py series [--check] | last-run RESULTS [--check]', file=sys.stderr)
+	print('error: usage: docs.py series [--check] | last-run RESULTS [--block NAME] [--check]',
+	      file=sys.stderr)
 	return 2
 
 
