@@ -24,10 +24,10 @@ done
 # Nothing to do when the tree holds exactly this series already (the stamp
 # names the series' hash and the commit it gave) and nothing else.
 head=$(git rev-parse HEAD)
-{ read -r stamp_hash stamp_commit < "$(series_stamp_file)"; } 2>/dev/null
-work=$(unexported_work "$SRC" "${stamp_commit:-}")
-if [ "${IDA_KUNIT_REAPPLY:-0}" != 1 ] && [ -z "$work" ] && [ "$head" = "${stamp_commit:-}" ] &&
-   [ "$(git symbolic-ref -q --short HEAD)" = "$BRANCH" ] && [ "$stamp_hash" = "$(series_hash)" ]; then
+read_series_stamp
+work=$(unexported_work "$SRC" "$STAMP_COMMIT")
+if [ "${IDA_KUNIT_REAPPLY:-0}" != 1 ] && [ -z "$work" ] && [ "$head" = "$STAMP_COMMIT" ] &&
+   [ "$(git symbolic-ref -q --short HEAD)" = "$BRANCH" ] && [ "$STAMP_HASH" = "$(series_hash)" ]; then
 	info "series already applied to $SRC ($(git rev-parse --short HEAD))"
 	exit 0
 fi

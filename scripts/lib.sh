@@ -141,6 +141,14 @@ series_stamp_file() {
 	echo "$(git -C "$SRC" rev-parse --absolute-git-dir)/ida-kunit-applied-$BRANCH"
 }
 
+# read_series_stamp: sets STAMP_HASH and STAMP_COMMIT from the stamp (both
+# empty when there is none).
+# shellcheck disable=SC2034
+read_series_stamp() {
+	STAMP_HASH='' STAMP_COMMIT=''
+	{ read -r STAMP_HASH STAMP_COMMIT < "$(series_stamp_file)"; } 2>/dev/null
+}
+
 write_series_stamp() {
 	echo "$(series_hash) $(git -C "$SRC" rev-parse HEAD)" > "$(series_stamp_file)"
 }

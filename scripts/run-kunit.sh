@@ -43,8 +43,11 @@ if [ -e "$out" ]; then
 fi
 { mkdir -p "$out" && touch "$out/.ida-kunit-leg"; } || die "cannot create $out"
 # Stopping before the boot (a missing tool, a failed step) leaves a
-# counts.json saying so; results.py overwrites it once a phase has a log.
-printf '{"passed": 0, "failed": 0, "skipped": 0, "verdict": "FAIL", "phase": "setup", "hung": false, "panicked": false, "problems": [{"kind": "setup", "message": "the leg stopped before it could build or boot"}], "failed_cases": []}\n' >"$out/counts.json"
+# counts.json (and junit.xml) saying so, written by the same results.py that
+# writes them once a phase has a log.
+python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch "$name" --out "$out" \
+	--log /dev/null --failed-phase setup --message "the leg stopped before it could build or boot" >/dev/null
+[ -f "$out/counts.json" ] || die "cannot write $out/counts.json"
 
 [ -f "$kunitconfig" ] || die "no kunitconfig $kunitconfig"
 kunitconfig=$(abspath "$kunitconfig")

@@ -52,8 +52,8 @@ if [ -e "$SRC" ]; then
 		info "tree: $SRC ($PKG $version, pristine at $(git -C "$SRC" rev-parse --short "$PRISTINE_TAG"))"
 		exit 0
 	fi
-	stamp=$(cut -d' ' -f2 "$(series_stamp_file)" 2>/dev/null)
-	work=$(unexported_work "$SRC" "$stamp")
+	read_series_stamp
+	work=$(unexported_work "$SRC" "$STAMP_COMMIT")
 	if [ -n "$work" ] && [ "${IDA_KUNIT_FORCE:-0}" != 1 ]; then
 		die "$SRC was imported from '$have', not the installed '$want', and has $work: export it (scripts/export-series.sh) or set IDA_KUNIT_FORCE=1"
 	fi
