@@ -11,6 +11,10 @@
   report.py html RESULTS                 RESULTS/index.html, after appending
                                          this run to RESULTS/history.jsonl
   report.py all RESULTS                  kcidb and html
+  report.py arches RESULTS [LEG...]      Markdown table, one row per leg: word
+                                         size, byte order, vCPUs and CPUs up,
+                                         cases passed/skipped/failed, times
+  report.py line LEG_DIR                 the same for one leg, on one line
 
 A leg is a folder of RESULTS with a counts.json (written by results.py); the
 other checks come from RESULTS/checks/checks.txt, the run from run.json and
@@ -191,6 +195,51 @@ def summary(leg):
 		if x['status'] == 'skipped':
 			out.append(f'- skipped `{x["suite"]}.{x["name"]}`: {x["message"]}')
 	return '\n'.join(out) + '\n'
+
+
+def cpus_up(leg):
+	"""CPUs the kernel brought up, from its log (kernel/smp.c's line); 1 for
+	a kernel that booted without it; None without a boot."""
+	try:
+		with open(os.path.join(leg['dir'], 'kernel.log'), encoding='utf-8', errors='replace') as f:
+			text = f.read()
+	except OSError:
+		return None
+	m = re.search(r'smp: Brought up \d+ nodes?, (\d+) CPUs?', text)
+	if m:
+		return int(m.group(1))
+	return 1 if re.search(r'KTAP version|TAP version', text) else None
+
+
+def arch_row(leg):
+	l, c, t = leg['leg'], leg['counts'], leg['times']
+	up = cpus_up(leg)
+	return {'leg': leg['name'], 'arch': l.get('arch', '-'), 'linux_arch': l.get('linux_arch', '-'),
+		'word': f'{l["word_size"]}-bit' if l.get('word_size') else '-',
+		'endian': l.get('endianness') or '-', 'vcpus': l.get('vcpus', '-'),
+		'cpus_up': '-' if up is None else up,
+		'passed': c.get('passed', 0), 'skipped': c.get('skipped', 0),
+		'failed': c.get('failed', 0) + c.get('errors', 0),
+		'build': t.get('build', '-'), 'run': t.get('run', '-'),
+		'verdict': c.get('verdict', 'no result')}
+
+
+def arches_table(legs):
+	out = ['| leg | Linux arch | word | byte order | vCPUs | CPUs up | passed | skipped | failed | build s | run s | verdict |',
+	       '|---|---|---|---|---|---|---|---|---|---|---|---|']
+	for leg in legs:
+		r = arch_row(leg)
+		out.append(f'| {r["leg"]} | {r["linux_arch"]} | {r["word"]} | {r["endian"]} | {r["vcpus"]} | '
+			   f'{r["cpus_up"]} | {r["passed"]} | {r["skipped"]} | {r["failed"]} | {r["build"]} | '
+			   f'{r["run"]} | {r["verdict"]} |')
+	return '\n'.join(out) + '\n'
+
+
+def arch_line(leg):
+	r = arch_row(leg)
+	return (f'{r["leg"]}: {r["verdict"]}: {r["passed"]} passed, {r["failed"]} failed, '
+		f'{r["skipped"]} skipped; {r["word"]} {r["endian"]} endian, {r["cpus_up"]} of '
+		f'{r["vcpus"]} vCPUs up; build {r["build"]} s, run {r["run"]} s')
 
 
 def checks_summary(run):
@@ -436,7 +485,18 @@ def main():
 				json.dump(kcidb(run), f, indent=1)
 		print(f'report: {html_report(run)}')
 		return 0
-	print('error: usage: report.py kcidb RESULTS [--out FILE] | summary LEG_DIR | html RESULTS | all RESULTS',
+	if len(args) >= 2 and args[0] == 'arches':
+		results = os.path.abspath(args[1])
+		if len(args) > 2:
+			legs = [load_leg(os.path.join(results, n)) for n in args[2:]]
+		else:
+			legs = load_run(results)['legs']
+		sys.stdout.write(arches_table(legs))
+		return 0
+	if len(args) == 2 and args[0] == 'line':
+		print(arch_line(load_leg(os.path.abspath(args[1]))))
+		return 0
+	print('error: usage: report.py kcidb RESULTS [--out FILE] | summary LEG_DIR | html RESULTS | all RESULTS | arches RESULTS [LEG...] | line LEG_DIR',
 	      file=sys.stderr)
 	return 2
 

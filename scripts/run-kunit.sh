@@ -169,6 +169,21 @@ else
 	write_stamp "$build_stamp"
 fi
 t_build=$(elapsed "$t0")
+# What the kernel is, from the image itself (word size and byte order from
+# vmlinux's ELF header) and from the QEMU config (-smp): for the per-leg
+# table of kunit/report.py.
+python3 - "$out/leg.json" "$build/vmlinux" "$QEMU_CONFIG" <<'PY' || die "cannot update $out/leg.json"
+import json, re, sys
+out, vmlinux, qemu_config = sys.argv[1:]
+leg = json.load(open(out))
+with open(vmlinux, 'rb') as f:
+	ident = f.read(6)
+leg['word_size'] = {1: 32, 2: 64}.get(ident[4])
+leg['endianness'] = {1: 'little', 2: 'big'}.get(ident[5])
+smp = re.search(r"'-smp',\s*'(\d+)'", open(qemu_config).read())
+leg['vcpus'] = int(smp.group(1)) if smp else 1
+json.dump(leg, open(out, 'w'), indent=2)
+PY
 
 # kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
 # backstop in case kunit.py itself gets stuck.

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# kunit_tool QEMU config: arm64 (64-bit little endian, weakly ordered),
+# "virt" machine, 2 vCPUs.  Build with --cross_compile aarch64-linux-gnu-.
+from ..qemu_config import QemuArchParams
+
+QEMU_ARCH = QemuArchParams(linux_arch='arm64',
+			   kconfig='''
+CONFIG_SMP=y
+CONFIG_SERIAL_AMBA_PL011=y
+CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
+			   qemu_arch='aarch64',
+			   kernel_path='arch/arm64/boot/Image.gz',
+			   kernel_command_line='console=ttyAMA0 panic=-1',
+			   extra_qemu_params=['-machine', 'virt', '-cpu', 'max,pauth-impdef=on',
+					      '-smp', '2'])

@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# kunit_tool QEMU config: sparc32 (32-bit big endian, the architecture
+# kunit_tool's own sparc config boots), SPARCstation 20 with 2 CPUs: the
+# sun4m machine QEMU emulates with SMP.
+# Build with --cross_compile sparc64-linux-gnu- (it builds sparc32 with -m32).
+from ..qemu_config import QemuArchParams
+
+QEMU_ARCH = QemuArchParams(linux_arch='sparc',
+			   kconfig='''
+CONFIG_KUNIT_FAULT_TEST=n
+CONFIG_SPARC32=y
+CONFIG_SMP=y
+CONFIG_SERIAL_SUNZILOG=y
+CONFIG_SERIAL_SUNZILOG_CONSOLE=y
+''',
+			   qemu_arch='sparc',
+			   kernel_path='arch/sparc/boot/zImage',
+			   kernel_command_line='console=ttyS0 mem=256M panic=-1',
+			   extra_qemu_params=['-M', 'SS-20', '-smp', '2', '-m', '256'])

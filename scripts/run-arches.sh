@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Every architecture in turn: distro tree -> patched tree -> kunit.py per
+# arch -> results, one line per leg, then the per-leg table.
+# Usage: run-arches.sh [ARCH...]   (default: every row of kunit/arches.tsv)
+# Each leg is scripts/run-kunit.sh --arch ARCH (its output goes to
+# $IDA_KUNIT_RESULTS/arches/ARCH.log); the table (word size, byte order,
+# vCPUs, counts, times) goes to $IDA_KUNIT_RESULTS/arches/arches.md.
+# Exits 0 only when every leg passed.
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || read -r -a arches <<<"$(known_arches)"
+for a in "${arches[@]}"; do
+	case "$a" in -*) die "run-arches.sh: unknown option '$a' (usage: run-arches.sh [ARCH...])" ;; esac
+	( arch_params "$a" ) || exit 1
+done
+"$REPO/scripts/setup-tree.sh" || exit 1
+"$REPO/scripts/apply-series.sh" || exit 1
+
+logs=$RESULTS/arches
+mkdir -p "$logs" || die "cannot create $logs"
+passed=0
+failed=0
+for a in "${arches[@]}"; do
+	"$REPO/scripts/run-kunit.sh" --arch "$a" >"$logs/$a.log" 2>&1
+	rc=$?
+	if [ -f "$RESULTS/$a/counts.json" ]; then
+		line=$(python3 "$REPO/kunit/report.py" line "$RESULTS/$a")
+	else
+		line="$a: FAIL: no results (see $logs/$a.log)"
+	fi
+	if [ $rc -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		case "$line" in *FAIL*) ;; *) line="$line (run-kunit.sh exited $rc)" ;; esac
+	fi
+	echo "$line"
+done
+python3 "$REPO/kunit/report.py" arches "$RESULTS" "${arches[@]}" >"$logs/arches.md" ||
+	die "cannot write $logs/arches.md"
+echo "table: $logs/arches.md"
+echo "$passed legs passed, $failed failed"
+[ "$failed" -eq 0 ]
