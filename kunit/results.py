@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the kernel log of one kunit.py boot into results files.
+"""Turn the kernel logs of a leg's kunit.py boots into results files.
 
-Parses the log with kunit_tool's own KTAP parser (kunit_parser, from the
-kernel tree given with --kunit-tool) and writes into --out:
+Parses each log (--log, once per boot: a leg boots once for the cases of
+normal speed and once for the slow ones) with kunit_tool's own KTAP parser
+(kunit_parser, from the kernel tree given with --kunit-tool), merges the
+boots' results suite by suite, and writes into --out:
 
   ktap.log      the KTAP lines kunit_tool extracted from the kernel log
   results.json  kunit_tool's KernelCI-style JSON
@@ -245,11 +247,43 @@ def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, 
 	write_xml(suites, path)
 
 
+def merge_boots(kunit_parser, roots):
+	"""One result from the boots' results: the first boot's, with the
+	cases of every later boot added to the suite of the same name (or its
+	suites added).  A later boot that ran nothing adds nothing."""
+	S = kunit_parser.TestStatus
+	if not roots:
+		return kunit_parser.parse_run_tests([])
+	root = roots[0]
+	for other in roots[1:]:
+		if other.status == S.NO_TESTS and not other.subtests:
+			continue
+		for suite in other.subtests:
+			same = [t for t in root.subtests if t.name == suite.name]
+			if same:
+				same[0].subtests.extend(suite.subtests)
+				same[0].counts.add_subtest_counts(suite.counts)
+				same[0].status = worse(S, same[0].status, suite.status)
+			else:
+				root.subtests.append(suite)
+		root.counts.add_subtest_counts(other.counts)
+		root.status = worse(S, root.status, other.status)
+	return root
+
+
+def worse(S, a, b):
+	"""The worse of two statuses, as kunit_tool ranks them."""
+	rank = [S.SUCCESS, S.SKIPPED, S.NO_TESTS, S.FAILURE, S.TEST_CRASHED, S.FAILURE_TO_PARSE_TESTS]
+	if a == S.SUCCESS and b == S.NO_TESTS:
+		return a
+	return max(a, b, key=lambda s: rank.index(s) if s in rank else len(rank))
+
+
 def phase_failure(args):
 	"""Results of a run that never booted: one failed case, the phase."""
 	os.makedirs(args.out, exist_ok=True)
 	try:
-		with open(args.log, encoding='utf-8', errors='replace') as f:
+		with open(args.log[0], encoding='utf-8', errors='replace') as f:
 			tail = f.read()[-20000:]
 	except OSError:
 		tail = ''
@@ -274,7 +308,8 @@ def phase_failure(args):
 def main():
 	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 	ap.add_argument('--kunit-tool', required=True, help='tools/testing/kunit of the tree')
-	ap.add_argument('--log', required=True, help='raw kernel log of the boot')
+	ap.add_argument('--log', required=True, action='append',
+			help='raw kernel log of a boot (repeatable: one per boot)')
 	ap.add_argument('--out', required=True, help='folder for the results')
 	ap.add_argument('--arch', required=True)
 	ap.add_argument('--expect-suite', action='append', default=[],
@@ -295,17 +330,21 @@ def main():
 	kunit_json, kunit_parser, kunit_printer = load_kunit_tool(args.kunit_tool)
 	os.makedirs(args.out, exist_ok=True)
 
-	try:
-		with open(args.log, encoding='utf-8', errors='backslashreplace') as f:
-			lines = f.readlines()
-	except OSError as e:
-		lines = []
-		print(f'error: cannot read kernel log {args.log}: {e.strerror}', file=sys.stderr)
+	boots = []
+	for log in args.log:
+		try:
+			with open(log, encoding='utf-8', errors='backslashreplace') as f:
+				boots.append(f.readlines())
+		except OSError as e:
+			boots.append([])
+			print(f'error: cannot read kernel log {log}: {e.strerror}', file=sys.stderr)
+	lines = [line for boot in boots for line in boot]
 
 	ktap = []
-	stream = kunit_parser.extract_tap_lines(lines)
-	while stream:
-		ktap.append(stream.pop().rstrip('\n'))
+	for boot in boots:
+		stream = kunit_parser.extract_tap_lines(boot)
+		while stream:
+			ktap.append(stream.pop().rstrip('\n'))
 	with open(os.path.join(args.out, 'ktap.log'), 'w', encoding='utf-8') as f:
 		f.writelines(line + '\n' for line in ktap)
 	skip_reasons = {}
@@ -317,7 +356,8 @@ def main():
 	with open(os.path.join(args.out, 'summary.txt'), 'w', encoding='utf-8') as f:
 		kunit_parser.stdout = kunit_printer.Printer(f)
 		kunit_printer.stdout = kunit_parser.stdout
-		root = kunit_parser.parse_run_tests(lines)
+		roots = [kunit_parser.parse_run_tests(boot) for boot in boots if boot]
+	root = merge_boots(kunit_parser, roots)
 
 	metadata = kunit_json.Metadata(arch=args.arch, build_dir='', def_config='kunit')
 	with open(os.path.join(args.out, 'results.json'), 'w', encoding='utf-8') as f:

@@ -177,28 +177,49 @@ import json, re, sys
 out, vmlinux, qemu_config = sys.argv[1:]
 leg = json.load(open(out))
 with open(vmlinux, 'rb') as f:
-	ident = f.read(6)
-leg['word_size'] = {1: 32, 2: 64}.get(ident[4])
-leg['endianness'] = {1: 'little', 2: 'big'}.get(ident[5])
+	ident = f.read(6).ljust(6, b'\0')
+leg['word_size'] = {1: 32, 2: 64}.get(ident[4]) if ident[:4] == b'\x7fELF' else None
+leg['endianness'] = {1: 'little', 2: 'big'}.get(ident[5]) if ident[:4] == b'\x7fELF' else None
 smp = re.search(r"'-smp',\s*'(\d+)'", open(qemu_config).read())
 leg['vcpus'] = int(smp.group(1)) if smp else 1
 json.dump(leg, open(out, 'w'), indent=2)
 PY
 
+# Two boots: the cases of normal speed (kernel.log), then the ones KUnit's
+# speed attribute marks slow (kernel-slow.log), so that the first boot is
+# what a default run shows and the slow cases (long runs, the exhaustive
+# bad-free sweep with its 128 warnings) still run, on their own.  Extra
+# kunit.py arguments with a filter of their own get one boot with it.
 # kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
 # backstop in case kunit.py itself gets stuck.
-t0=$(date +%s)
-rm -f "$build/test.log"
-timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec "${common[@]}" \
-	--timeout "$QEMU_TIMEOUT" --raw_output=all "${extra[@]}" >"$out/console.log" 2>&1
-t_run=$(elapsed "$t0")
-cp "$build/test.log" "$out/kernel.log" 2>/dev/null || cp "$out/console.log" "$out/kernel.log"
+boot() {	# boot SUFFIX [kunit.py exec arguments]: writes kernel$SUFFIX.log
+	local suffix=$1 t0 t
+	shift
+	t0=$(date +%s)
+	rm -f "$build/test.log"
+	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec "${common[@]}" \
+		--timeout "$QEMU_TIMEOUT" --raw_output=all "$@" "${extra[@]}" \
+		>"$out/console$suffix.log" 2>&1
+	t=$(elapsed "$t0")
+	t_run=$((t_run + t))
+	cp "$build/test.log" "$out/kernel$suffix.log" 2>/dev/null ||
+		cp "$out/console$suffix.log" "$out/kernel$suffix.log"
+	logs+=(--log "$out/kernel$suffix.log")
+	if [ "$t" -ge "$QEMU_TIMEOUT" ] || grep -q "timed out after" "$out/console$suffix.log"; then
+		timed_out=$t
+	fi
+}
+t_run=0
 timed_out=0
-if [ "$t_run" -ge "$QEMU_TIMEOUT" ] || grep -q "timed out after" "$out/console.log"; then
-	timed_out=$t_run
+logs=()
+if [[ " ${extra[*]}" == *" --filter"* ]]; then
+	boot ""
+else
+	boot "" --filter "speed>slow"
+	[ "$timed_out" = 0 ] && boot -slow --filter "speed<=slow"
 fi
 
-args=(--kunit-tool "$SRC/tools/testing/kunit" --log "$out/kernel.log" --out "$out"
+args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
       --arch "$name" --timed-out "$timed_out")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 python3 "$REPO/kunit/results.py" "${args[@]}"

@@ -217,27 +217,45 @@ fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its ex
 expect_calls() {	# expect_calls NAME WANT GOT
 	if [ "$3" = "$2" ]; then ok "$1"; else not_ok "$1" "exit code and calls '$3', wanted '$2'"; fi
 }
-expect_calls "a first run configures and builds with kunit.py" "0 config build exec" "$(fake_run)"
-expect_calls "a rerun with nothing changed only boots" "0 exec" "$(fake_run)"
+expect_calls "a first run configures and builds with kunit.py" "0 config build exec exec-slow" "$(fake_run)"
+expect_calls "a rerun with nothing changed only boots" "0 exec exec-slow" "$(fake_run)"
 if grep -qE "build [0-9]+s \(up to date\)" "$tmp/err"; then
 	ok "a rerun says the kernel is up to date"
 else
 	not_ok "a rerun says the kernel is up to date" "$(tail -n 1 "$tmp/err")"
 fi
 echo "int y;" >>"$fake/lib/idr.c"
-expect_calls "an edited source file is rebuilt with make alone" "0 make exec" "$(fake_run)"
+expect_calls "an edited source file is rebuilt with make alone" "0 make exec exec-slow" "$(fake_run)"
 echo "	bool" >>"$fake/lib/Kconfig"
-expect_calls "an edited Kconfig file is reconfigured" "0 config build exec" "$(fake_run)"
+expect_calls "an edited Kconfig file is reconfigured" "0 config build exec exec-slow" "$(fake_run)"
 echo "CONFIG_DEBUG_MISC=y" >>"$tmp/fake.kunitconfig"
-expect_calls "a changed kunitconfig is reconfigured" "0 config build exec" "$(fake_run)"
-expect_calls "IDA_KUNIT_REBUILD=1 reconfigures" "0 config build exec" "$(fake_run IDA_KUNIT_REBUILD=1)"
+expect_calls "a changed kunitconfig is reconfigured" "0 config build exec exec-slow" "$(fake_run)"
+expect_calls "IDA_KUNIT_REBUILD=1 reconfigures" "0 config build exec exec-slow" "$(fake_run IDA_KUNIT_REBUILD=1)"
 touch "$fake/lib/idr.c"
 expect_calls "a failed build fails the run" "1 make" "$(fake_run FAKE_KUNIT_BUILD_FAIL=1)"
-expect_calls "after a failed build the next run builds again" "0 make exec" "$(fake_run)"
-expect_calls "and the one after only boots" "0 exec" "$(fake_run)"
+expect_calls "after a failed build the next run builds again" "0 make exec exec-slow" "$(fake_run)"
+expect_calls "and the one after only boots" "0 exec exec-slow" "$(fake_run)"
+
+# Two boots: the cases of normal speed, then the slow ones.
+expect_calls "a leg boots once more for its slow cases" "0 exec exec-slow" \
+	"$(fake_run FAKE_KUNIT_SLOW_LOG="$FIX/skip.log")"
+check_that "the slow boot's cases are counted with the first boot's" "they are not" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(0 if c["passed"] > 0 and c["skipped"] > 0 else 1)' "$tmp/fake-results/x86_64/counts.json"
+check_that "and its log is kept beside the first one's" "it is not" \
+	test -s "$tmp/fake-results/x86_64/kernel-slow.log"
+expect_calls "a failure in the slow boot fails the leg" "1 exec exec-slow" \
+	"$(fake_run FAKE_KUNIT_SLOW_LOG="$FIX/fail.log")"
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
+	-- --filter "speed=normal" >/dev/null 2>&1
+expect_calls "a filter of the caller's own gets one boot" "exec" \
+	"$(paste -s -d " " "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log" | awk '{ print $NF }')"
 
 # A leg that stops before its boot leaves no earlier run's counts behind.
-expect_calls "a passing leg, first" "0 exec" "$(fake_run)"
+expect_calls "a passing leg, first" "0 exec exec-slow" "$(fake_run)"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/nonexistent.kunitconfig" >/dev/null 2>&1

@@ -6,7 +6,9 @@
 # FAKE_KUNIT_BUILD_FAIL is set), "exec" prints the log in FAKE_KUNIT_LOG or,
 # without it, a passing KTAP run of one case per suite the kunitconfigs name
 # in their "# suites:" lines; with --qemu_args=-S (a QEMU whose CPUs never
-# start) it prints nothing until --timeout has passed.
+# start) it prints nothing until --timeout has passed.  The boot of the slow
+# cases (--filter "speed<=slow") prints FAKE_KUNIT_SLOW_LOG, or a run of no
+# case at all.
 import os
 import sys
 import time
@@ -15,9 +17,10 @@ cmd = sys.argv[1]
 args = sys.argv[2:]
 build = args[args.index('--build_dir') + 1]
 kunitconfigs = [args[i + 1] for i, a in enumerate(args) if a == '--kunitconfig']
+slow = cmd == 'exec' and '--filter' in args and args[args.index('--filter') + 1] == 'speed<=slow'
 os.makedirs(build, exist_ok=True)
 with open(os.path.join(build, 'calls.log'), 'a') as f:
-	f.write(cmd + '\n')
+	f.write(('exec-slow' if slow else cmd) + '\n')
 if cmd == 'config':
 	with open(os.path.join(build, '.config'), 'w') as out:
 		for k in kunitconfigs:
@@ -33,6 +36,14 @@ elif cmd == 'exec':
 		time.sleep(float(args[args.index('--timeout') + 1]) + 1)
 		print('[fake] QEMU timed out after the limit')
 		sys.exit(1)
+	if slow:
+		if os.environ.get('FAKE_KUNIT_SLOW_LOG'):
+			with open(os.environ['FAKE_KUNIT_SLOW_LOG']) as f:
+				sys.stdout.write(f.read())
+		else:
+			print('KTAP version 1')
+			print('1..0')
+		sys.exit(0)
 	if os.environ.get('FAKE_KUNIT_LOG'):
 		with open(os.environ['FAKE_KUNIT_LOG']) as f:
 			sys.stdout.write(f.read())
