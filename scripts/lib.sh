@@ -159,7 +159,7 @@ is_build_output() {
 	case "$1" in
 	*.o|*.d|*.a|*.so|*.cmd|*.gcda|*.gcno|*.gcov|*.pyc|*/__pycache__/*|*/generated/*) return 0 ;;
 	tools/testing/radix-tree/radix-tree.c|tools/testing/radix-tree/idr.c) return 0 ;;
-	tools/testing/radix-tree/ida_suite_main.c|tools/testing/radix-tree/ida_bench_main.c) return 0 ;;
+	tools/testing/radix-tree/ida_suite_main.c) return 0 ;;
 	tools/testing/radix-tree/*) [ -x "$2" ] && return 0 ;;	# the harness's programs
 	esac
 	[ "$(head -c 4 "$2" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The IDA benchmark (lib/tests/ida_benchmark_kunit.c, suite ida_benchmark):
-#   - in userspace, on the radix-tree harness (-O2, no sanitizers,
+#   - in userspace: the series' "make SHIFT=6 ida-bench" of the radix-tree
+#     harness (-O2, no sanitizers,
 #     XA_CHUNK_SHIFT 6), instructions per operation counted by callgrind, for
 #     the allocator (lib/idr.c, include/linux/idr.h) of each REV given with
 #     --rev (default: the branch);
@@ -36,7 +37,7 @@ mkdir -p "$out" || die "cannot create $out"
 # The harness and the benchmark come from the branch, the allocator from REV,
 # so that only the allocator differs between two revisions.
 bench_user() {	# bench_user REV
-	local rev=$1 label wt dir objs
+	local rev=$1 label wt dir
 	git -C "$SRC" rev-parse -q --verify "$rev^{commit}" >/dev/null || die "unknown revision '$rev'"
 	label=$(git -C "$SRC" rev-parse --short "$rev")
 	wt=$(scratch_worktree bench) || exit 1
@@ -45,11 +46,8 @@ bench_user() {	# bench_user REV
 	git -C "$wt" checkout -q "$rev" -- lib/idr.c include/linux/idr.h ||
 		die "cannot take lib/idr.c and include/linux/idr.h from $rev"
 	dir=$wt/tools/testing/radix-tree
-	cp "$REPO/kunit/harness/ida_bench_main.c" "$dir/" || exit 1
-	read -r -a objs <<<"$HARNESS_OBJS ida_bench_main.o"
-	(cd "$dir" && make -s -j"$JOBS" SHIFT=6 LDFLAGS= \
-		CFLAGS="-I../shared -I. -I../../include -I../../../lib -O2 -g -Wall -D_LGPL_SOURCE" \
-		"${objs[@]}" && gcc "${objs[@]}" -lpthread -lurcu -o ida-bench) >"$out/build-$label.log" 2>&1 ||
+	# The series' own target (tools/testing/radix-tree/ida-bench.c).
+	(cd "$dir" && make -s -j"$JOBS" SHIFT=6 ida-bench) >"$out/build-$label.log" 2>&1 ||
 		die "the userspace benchmark does not build for $rev (see $out/build-$label.log)"
 	rm -f "$out/cg-$label".*
 	(cd "$dir" && valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out/cg-$label" ./ida-bench) \
