@@ -31,6 +31,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+# printk could not keep up: what the log reader sees is incomplete.
+DROPPED_RE = re.compile(r'\*\* (\d+) printk messages dropped \*\*')
 PANIC_RE = re.compile(r'Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer')
 
 # Reports the kernel prints when something went wrong, whether or not a
@@ -381,6 +383,9 @@ def main():
 	text = ''.join(lines)
 	if args.timed_out:
 		problems.append(('hung', f'the kernel hung: QEMU killed after {args.timed_out} s'))
+	dropped = sum(int(n) for n in DROPPED_RE.findall(text))
+	if dropped:
+		problems.append(('log', f'{dropped} printk messages dropped: the kernel log is incomplete'))
 	if PANIC_RE.search(text):
 		problems.append(('panic', 'the kernel panicked'))
 	if not leaf_list:
