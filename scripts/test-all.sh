@@ -177,7 +177,7 @@ check series-bisectable "$REPO/scripts/checks/check-bisect.sh"
 sed -n '2,$p' "$RESULTS/bisect/table.txt" 2>/dev/null | cut -c1-110
 
 echo "== userspace harness"
-check radix-tree-idr-test "$REPO/scripts/checks/radix-tree-test.sh"
+check radix-tree-targets "$REPO/scripts/checks/radix-tree-test.sh"
 check suite-coverage "$REPO/scripts/tools/coverage.sh"
 grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 

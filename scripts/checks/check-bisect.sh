@@ -4,7 +4,10 @@
 # patch touches and the IDA KUnit suite (for x86_64; objects under
 # arch/powerpc for ppc64), with W=1 and sparse (C=2), in the scratch
 # worktree (scratch_worktree) and build folders of their own, so the
-# patched tree and its build folders are left alone.  A patch fails when an
+# patched tree and its build folders are left alone; after a patch that
+# touches what the userspace radix-tree harness compiles, build every
+# target of tools/testing/radix-tree and run idr-test, multiorder and
+# xarray.  A patch fails when an
 # object does not build or shows more warnings than before the series.
 # Prints a table, one row per patch; exits non-zero on any failure.
 # shellcheck source=scripts/lib.sh
@@ -140,6 +143,9 @@ warnings() {
 	return "${PIPESTATUS[0]}"
 }
 
+# What the radix-tree harness compiles.
+harness_inputs='^tools/testing/radix-tree/\|^tools/testing/shared/\|^tools/include/\|^include/linux/\(idr\|xarray\|radix-tree\|maple_tree\)\.h$\|^lib/\(idr\|xarray\|radix-tree\|maple_tree\|test_ida\|test_xarray\|test_maple_tree\)\.c$\|^lib/tests/ida_'
+
 rc=0
 printf '%-4s %-72s %s\n' "#" "patch" "result" | tee "$out/table.txt"
 n=0
@@ -193,13 +199,24 @@ while read -r commit; do
 		fi
 		details+=("$obj built")
 	done
-	# The userspace harness must build after a patch that touches it.
-	if git -C "$wt" diff-tree --no-commit-id --name-only -r "$commit" | grep -q '^tools/testing/radix-tree/\|^include/linux/idr.h\|^lib/idr.c'; then
-		if make -s -C "$wt/tools/testing/radix-tree" -j"$JOBS" idr-test >/dev/null 2>"$out/harness-$n.log"; then
-			details+=("idr-test built")
-		else
+	# The userspace harness: after a patch that touches what it compiles,
+	# every target of tools/testing/radix-tree must build, and the quick
+	# ones must pass (main and maple, minutes each, run on the whole
+	# series in radix-tree-test.sh).
+	if git -C "$wt" diff-tree --no-commit-id --name-only -r "$commit" | grep -q "$harness_inputs"; then
+		if ! make -s -C "$wt/tools/testing/radix-tree" -j"$JOBS" CC="ccache gcc" >/dev/null 2>"$out/harness-$n.log"; then
 			result=FAIL
-			details+=("idr-test does not build (see $out/harness-$n.log)")
+			details+=("the radix-tree targets do not all build (see $out/harness-$n.log)")
+		else
+			details+=("radix-tree targets built:")
+			for prog in idr-test multiorder xarray; do
+				if (cd "$wt/tools/testing/radix-tree" && timeout 900 "./$prog") >>"$out/harness-$n.log" 2>&1; then
+					details+=("$prog ok")
+				else
+					result=FAIL
+					details+=("$prog FAILED (see $out/harness-$n.log)")
+				fi
+			done
 		fi
 		make -s -C "$wt/tools/testing/radix-tree" clean >/dev/null 2>&1
 	fi

@@ -1,15 +1,39 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The userspace radix-tree harness on the patched tree: build idr-test (which
-# runs the IDA KUnit suite through tools/testing/radix-tree/kunit/test.h)
-# and run it.
+# The userspace radix-tree harness on the patched tree: build every target
+# of tools/testing/radix-tree and run each of them: idr-test (which runs the
+# IDA KUnit suite through tools/testing/shared/kunit/test.h), multiorder,
+# xarray, main and maple.  A pass is kept under a key of the tree, this
+# script and the compiler, so that a rerun on the same tree does not spend
+# minutes on main and maple again.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 "$REPO/scripts/install-deps.sh" build checks || exit 1
 dir=$SRC/tools/testing/radix-tree
 [ -d "$dir" ] || die "no radix-tree harness in $SRC"
-make -C "$dir" -j"$JOBS" idr-test >/dev/null || die "idr-test does not build"
+tree=$(git -C "$SRC" rev-parse -q --verify "HEAD^{tree}") || die "no git tree in $SRC"
+[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
+	die "$SRC has uncommitted changes: the harness would not test the branch"
+store=$CACHE/radix-tree-results
+mkdir -p "$RESULTS" || die "cannot create $RESULTS"
+key=$({ echo "$tree"; sha256sum <"$0"; gcc --version; } | sha256sum | cut -c1-32)
+if [ -f "$store/$key" ]; then
+	echo "radix-tree: every target passed on this tree before ($(cat "$store/$key")); kept: ${key:0:12}"
+	exit 0
+fi
+make -s -C "$dir" -j"$JOBS" CC="ccache gcc" >/dev/null || die "the radix-tree targets do not all build"
 cd "$dir" || exit 1
-./idr-test || die "idr-test failed"
-echo "idr-test passed"
+failed=()
+times=()
+for prog in idr-test multiorder xarray main maple; do
+	t0=$(date +%s)
+	if ! timeout 1800 "./$prog" >"$RESULTS/radix-tree-$prog.log" 2>&1; then
+		failed+=("$prog")
+		echo "radix-tree: $prog FAILED (see $RESULTS/radix-tree-$prog.log)" >&2
+	fi
+	times+=("$prog $(elapsed "$t0")s")
+done
+[ ${#failed[@]} -eq 0 ] || die "radix-tree: ${failed[*]} failed"
+mkdir -p "$store" && echo "${times[*]}" >"$store/$key"
+echo "radix-tree: every target passed (${times[*]})"

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write the series' cover letter text, with its figures taken from results,
+into the tree's branch description (which scripts/export-series.sh turns
+into kernel-patches/linux-6.12/0000-cover-letter.patch).
+
+  cover-letter.py [--print] RESULTS...
+
+RESULTS are results folders (the first one's bench/ holds the userspace
+benchmark of scripts/tools/bench.sh, run with --rev for the benchmark patch
+and the branch; its mutation/ the mutation run).  Every leg found in them
+(a folder with counts.json and leg.json) is a row of the test matrix.
+Nothing in the letter is typed by hand but the prose.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+BENCH_PATCH = 'ida: Add a benchmark against the IDR and a bitmap'
+ROWS = [('seq_alloc_64K', 'sequential alloc of 64K IDs'),
+	('seq_free_64K', 'sequential free of 64K IDs'),
+	('random_churn_50pct_1M', 'random churn at 50% of 1M'),
+	('churn_min0', 'alloc/free churn at min 0'),
+	('churn_min1000', 'alloc/free churn at min 1000')]
+
+TEXT = '''IDA: a KUnit suite for the IDA contract and its powerpc user, the end of ida_simple_*, and a faster ida_alloc/ida_free
+
+The IDA's self-test, test_ida, is a module that counts its checks with
+printk() and prints one line that no test runner reads, and it checks a
+handful of fixed sequences rather than what the kernel-doc promises.
+And six years after the 2018 API rework, the deprecated ida_simple_get()
+and ida_simple_remove() wrappers are still there.
+
+Patch 1 gives the userspace harness programs of tools/testing a small
+emulation of the KUnit API (tools/testing/shared/kunit/test.h), so that a
+suite can be built both as a kernel KUnit suite and into a harness
+program.  Patch 2 turns test_ida into a KUnit suite, lib/tests/ida_kunit.c,
+one case per old check, which idr-test runs through that emulation.
+Patches 3-5 extend the suite to the documented contract: inclusive
+ranges, the INT_MAX clamp, -ENOSPC for impossible ranges,
+value-entry/bitmap/tree boundaries, the free mark, destroy, one bad free
+of each kind (the old exhaustive sweep becomes a slow case), a seeded
+randomised model test, -ENOMEM with fault injection and the state of the
+IDA after it, use from atomic, softirq and interrupt context (the one
+PREEMPT_RT allows), and concurrent use including ida_destroy() while
+busy.  Patches 6-8 convert the last users of
+ida_simple_get()/ida_simple_remove() (rpmb, the radix-tree test suite, an
+nvmem comment) and patch 9 removes the wrappers.
+
+Patch 10 adds a KUnit suite for the book3s64 MMU context ID allocation,
+the IDA user the 2018 series converted to ida_alloc_range(); it takes
+every free context ID for a moment, so it is opt-in.
+
+Patch 11 adds a benchmark of the IDA against the IDR and a bitmap (its
+own option, not in KUNIT_ALL_TESTS) and a "make SHIFT=6 ida-bench" target
+in tools/testing/radix-tree that counts its instructions with callgrind;
+patches 12-14 make ida_alloc_range() and ida_free() cheaper: look at the
+word that changed before scanning a whole bitmap or setting a mark that
+is already set, and scan a bitmap for a free bit or for emptiness a word
+at a time, inline.  Instructions per operation (callgrind, -O2,
+XA_CHUNK_SHIFT 6), before patch 12 -> after patch 14:
+
+{bench}
+
+Memory per ID and the size of struct ida are unchanged.  Each of patches
+12-14 gives its own numbers and how to reproduce them.
+
+Tested with kunit_tool in QEMU (TCG); every leg boots twice, once for the
+cases of normal speed (what a default run shows) and once for the slow
+ones:
+
+{legs}
+{warnings}
+tools/testing/radix-tree: every target builds after every patch, idr-test,
+multiorder and xarray pass after every patch that touches what they
+compile, and main and maple pass on the whole series.
+{mutation}
+Every patch builds on its own (the objects it touches and the suites,
+W=1 and sparse, no new warnings), and checkpatch.pl --strict reports 0
+errors, 0 warnings and 0 checks on every patch.'''
+
+
+def git(src, *args):
+	return subprocess.run(['git', '-C', src, *args], check=True, capture_output=True,
+			      text=True).stdout.strip()
+
+
+def load(path):
+	try:
+		with open(path, encoding='utf-8') as f:
+			return json.load(f)
+	except (OSError, ValueError):
+		return None
+
+
+def bench_block(src, results):
+	"""The IDA rows of the benchmark before the allocator patches and at the
+	end of the series, with the IDR's for scale."""
+	tip = git(src, 'rev-parse', 'ida-kunit')
+	base = git(src, 'log', '--format=%H', '--fixed-strings', f'--grep={BENCH_PATCH}',
+		   'pristine..ida-kunit')
+	runs = {}
+	for path in glob.glob(os.path.join(results, 'bench', 'userspace-*.json')):
+		d = load(path)
+		if not d:
+			continue
+		try:
+			runs[git(src, 'rev-parse', d['label'])] = d
+		except subprocess.CalledProcessError:
+			continue
+	if tip not in runs or base not in runs:
+		raise SystemExit(f'error: no userspace benchmark of the benchmark patch and the branch in '
+				 f'{results}/bench: run scripts/tools/bench.sh --no-kernel --rev {base[:12]} --rev ida-kunit')
+	before, after = runs[base]['instructions_per_op'], runs[tip]['instructions_per_op']
+	lines = []
+	for row, what in ROWS:
+		lines.append(f'  {what:<31}{before[row]["ida"]:5.0f} -> {after[row]["ida"]:<5.0f}'
+			     f' (IDR {after[row]["idr"]:.0f})')
+	return '\n'.join(lines)
+
+
+def legs_block(dirs):
+	rows, warn = [], []
+	for results in dirs:
+		for counts_path in sorted(glob.glob(os.path.join(results, '*', 'counts.json'))):
+			leg_dir = os.path.dirname(counts_path)
+			c, leg = load(counts_path), load(os.path.join(leg_dir, 'leg.json'))
+			if not c or not leg or c.get('phase') != 'run':
+				continue
+			name = os.path.basename(leg_dir)
+			word = f'{leg.get("word_size")}-bit' if leg.get('word_size') else '?'
+			endian = {'little': 'LE', 'big': 'BE'}.get(leg.get('endianness'), '?')
+			result = f'{c["passed"]} passed'
+			if c['skipped']:
+				result += f', {c["skipped"]} skipped'
+			if c['failed']:
+				result += f', {c["failed"]} failed'
+			if c['verdict'] != 'PASS':
+				result += ' (FAIL)'
+			rows.append(f'  {name:<14} {leg.get("linux_arch", "?"):<8} {word:<7} {endian:<3} '
+				    f'{leg.get("vcpus", "?"):>5}  {result}')
+			if name == 'x86_64':
+				warn.append(c.get('expected_warnings', 0))
+	head = f'  {"leg":<14} {"arch":<8} {"word":<7} {"end":<3} {"vCPUs":>5}  cases'
+	return '\n'.join([head] + rows), warn
+
+
+def default_boot_warnings(results):
+	"""Expected warnings of the x86_64 leg's default boot and of its slow boot."""
+	import re
+	counts = []
+	for log in ('kernel.log', 'kernel-slow.log'):
+		try:
+			with open(os.path.join(results, 'x86_64', log), encoding='utf-8', errors='replace') as f:
+				text = f.read()
+		except OSError:
+			return ''
+		counts.append(sum(int(n) for n in re.findall(r'expected warnings begin: (\d+)', text)))
+	return (f'\nOn x86_64 the default boot provokes {counts[0]} warnings on purpose (one per kind\n'
+		f'of bad free), the slow boot {counts[1]} (the exhaustive bad-free sweep); the\n'
+		f'cases announce them and the log reader counts them.\n')
+
+
+def mutation_block(results):
+	m = load(os.path.join(results, 'mutation', 'report.json'))
+	if not m:
+		return ''
+	return (f'\nMutation testing of ida_alloc_range(), ida_free(), ida_destroy() and the\n'
+		f'bitmap scans on the final tree: {len(m["mutants"])} mutants, {m["killed"]} killed, '
+		f'{m["survived"]} survived,\n{m["equivalent"]} equivalent (not scored), '
+		f'{m["stillborn"]} did not build.\n')
+
+
+def main():
+	args = sys.argv[1:]
+	show = '--print' in args
+	dirs = [os.path.abspath(a) for a in args if a != '--print']
+	if not dirs:
+		print('error: usage: cover-letter.py [--print] RESULTS...', file=sys.stderr)
+		return 2
+	src = subprocess.run(['bash', '-c', f'. {REPO}/scripts/lib.sh && echo "$SRC"'],
+			     capture_output=True, text=True, check=True).stdout.strip()
+	legs, _ = legs_block(dirs)
+	text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs,
+			   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]))
+	if show:
+		print(text)
+		return 0
+	git(src, 'config', 'branch.ida-kunit.description', text)
+	print('cover letter text set: run scripts/export-series.sh')
+	return 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())
