@@ -359,7 +359,7 @@ def main():
 		kunit_parser.stdout = kunit_printer.Printer(f)
 		kunit_printer.stdout = kunit_parser.stdout
 		roots = [kunit_parser.parse_run_tests(boot) for boot in boots if boot]
-	root = merge_boots(kunit_parser, roots)
+		root = merge_boots(kunit_parser, roots)
 
 	metadata = kunit_json.Metadata(arch=args.arch, build_dir='', def_config='kunit')
 	with open(os.path.join(args.out, 'results.json'), 'w', encoding='utf-8') as f:
