@@ -20,8 +20,9 @@ boots' results suite by suite, and writes into --out:
                 "failed_cases", "expected_warnings"}
 
 It prints one summary line and exits 0 only when every case passed or was
-skipped, at least one case ran, every --expect-suite ran, and the boot
-neither panicked nor timed out.
+skipped, at least one case ran, every --expect-suite ran, the boot
+neither panicked nor timed out, and with --expect-leak-scan every boot's
+kmemleak scan ran and reported nothing.
 """
 
 import argparse
@@ -249,6 +250,30 @@ def write_junit(path, arch, leaves_list, status_names, skip_reasons, run_error, 
 	write_xml(suites, path)
 
 
+LEAK_SCAN_DONE_RE = re.compile(r'leak-scan: kmemleak done: (\d+) unreferenced objects')
+
+
+def leak_scan_problems(logs, boots):
+	"""What the leak scan at the end of each boot found: every object
+	kmemleak reports, a scan that failed, and a boot that never got to it."""
+	problems = []
+	for log, boot in zip(logs, boots):
+		done = False
+		for line in boot:
+			if 'leak-scan: ' not in line:
+				continue
+			msg = line.split('leak-scan: ', 1)[1].strip()
+			if LEAK_SCAN_DONE_RE.search(line):
+				done = True
+			elif msg.startswith('unreferenced object'):
+				problems.append(('leak', f'kmemleak: {msg}'))
+			elif msg.startswith('error:'):
+				problems.append(('leak-scan', msg))
+		if not done:
+			problems.append(('leak-scan', f'the leak scan did not finish in {os.path.basename(log)}'))
+	return problems
+
+
 def merge_boots(kunit_parser, roots):
 	"""One result from the boots' results: the first boot's, with the
 	cases of every later boot added to the suite of the same name (or its
@@ -316,6 +341,9 @@ def main():
 	ap.add_argument('--arch', required=True)
 	ap.add_argument('--expect-suite', action='append', default=[],
 			help='a suite that must appear in the results (repeatable)')
+	ap.add_argument('--expect-leak-scan', action='store_true',
+			help='every boot ends with a kmemleak scan (kunit/leak-scan): '
+			     'a report, or a boot without the scan, fails the run')
 	ap.add_argument('--failed-phase', metavar='PHASE',
 			help='the run stopped before booting: PHASE (config, build) failed, '
 			     'with --message; --log is that phase\'s log')
@@ -386,6 +414,8 @@ def main():
 	dropped = sum(int(n) for n in DROPPED_RE.findall(text))
 	if dropped:
 		problems.append(('log', f'{dropped} printk messages dropped: the kernel log is incomplete'))
+	if args.expect_leak_scan:
+		problems.extend(leak_scan_problems(args.log, boots))
 	if PANIC_RE.search(text):
 		problems.append(('panic', 'the kernel panicked'))
 	if not leaf_list:

@@ -69,6 +69,19 @@ kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
 # The suites a kunitconfig must run are named in a "# suites:" comment.
 mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
 
+# A kunitconfig that says "# leak-scan: kmemleak" (and builds kmemleak in)
+# boots with an initramfs whose init has kmemleak scan memory once the
+# suites have run (kunit/leak-scan/leak-scan.c); results.py fails the leg on
+# any report, and when the scan did not happen.
+leak_scan=$(sed -n 's/^# leak-scan:[[:space:]]*//p' "${kunitconfigs[@]}" | head -n 1)
+case "$leak_scan" in
+''|kmemleak) ;;
+*) die "unknown leak scan '$leak_scan' in $kunitconfig (known: kmemleak)" ;;
+esac
+if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ "$arch" != "$(uname -m)" ]; }; then
+	die "the leak scan needs a static init for $arch: only a leg of this machine's arch ($(uname -m)) has one"
+fi
+
 kunit=(python3 tools/testing/kunit/kunit.py)
 common=(--build_dir "$build" --qemu_config "$QEMU_CONFIG")
 for k in "${kunitconfigs[@]}"; do common+=(--kunitconfig "$k"); done
@@ -197,7 +210,7 @@ boot() {	# boot SUFFIX [kunit.py exec arguments]: writes kernel$SUFFIX.log
 	shift
 	t0=$(date +%s)
 	rm -f "$build/test.log"
-	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec "${common[@]}" \
+	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec "${boot_common[@]}" \
 		--timeout "$QEMU_TIMEOUT" --raw_output=all "$@" "${extra[@]}" \
 		>"$out/console$suffix.log" 2>&1
 	t=$(elapsed "$t0")
@@ -209,6 +222,28 @@ boot() {	# boot SUFFIX [kunit.py exec arguments]: writes kernel$SUFFIX.log
 		timed_out=$t
 	fi
 }
+# The boots' QEMU config: the arch's, or for a leak scan the arch's with the
+# initramfs, its init, and "--" at the end of the command line, so that
+# kunit.py's kunit_shutdown=reboot goes to init as an argument and the kernel
+# runs init after the suites.
+boot_common=("${common[@]}")
+if [ -n "$leak_scan" ]; then
+	scan=$build/leak-scan
+	{ rm -rf "$scan" && mkdir -p "$scan/root"; } || die "cannot create $scan"
+	"$COMPILER" -static -Os -Wall -o "$scan/root/leak-scan" "$REPO/kunit/leak-scan/leak-scan.c" \
+		>"$out/leak-scan-build.log" 2>&1 ||
+		die "cannot build the leak-scan init (see $out/leak-scan-build.log; a static libc is in libc6-dev)"
+	(cd "$scan/root" && echo leak-scan | cpio -o -H newc --quiet >"$scan/initrd.cpio") ||
+		die "cannot write $scan/initrd.cpio"
+	{ cat "$QEMU_CONFIG"
+	  printf '\n# The leak scan (scripts/run-kunit.sh).\nimport dataclasses\n'
+	  printf 'QEMU_ARCH = dataclasses.replace(QEMU_ARCH,\n'
+	  printf '\tkernel_command_line=QEMU_ARCH.kernel_command_line + %s,\n' "' rdinit=/leak-scan --'"
+	  printf '\textra_qemu_params=QEMU_ARCH.extra_qemu_params + [%s, %s])\n' "'-initrd'" "'$scan/initrd.cpio'"
+	} >"$scan/qemu_config.py" || die "cannot write $scan/qemu_config.py"
+	boot_common=(--build_dir "$build" --qemu_config "$scan/qemu_config.py" "${common[@]:4}")
+fi
+
 t_run=0
 timed_out=0
 logs=()
@@ -222,6 +257,7 @@ fi
 args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
       --arch "$name" --timed-out "$timed_out")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
+[ -n "$leak_scan" ] && args+=(--expect-leak-scan)
 python3 "$REPO/kunit/results.py" "${args[@]}"
 rc=$?
 config_how=$([ "$config_up_to_date" = 1 ] && echo "up to date" || echo "kunit.py config")

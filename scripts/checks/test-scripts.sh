@@ -289,6 +289,11 @@ results "a missing suite fails the run" 1 'suite ida_mmu did not run' "$FIX/pass
 results "an unexpected warning fails the run" 1 'unexpected kernel report: WARNING: CPU: 1' "$FIX/splat.log"
 results "a wrong number of expected warnings fails the run" 1 'expected 2 warnings, the log has 1' "$FIX/warn-count.log"
 results "a missing log fails the run" 1 'no test ran' "$tmp/does-not-exist.log"
+results "a boot whose leak scan found nothing passes" 0 'PASS' "$FIX/leak-clean.log" --expect-leak-scan
+results "a leak kmemleak reports fails the run" 1 'kmemleak: unreferenced object 0xffff888004a1c800' \
+	"$FIX/leak-report.log" --expect-leak-scan
+results "a boot without the leak scan fails a run that wants one" 1 'the leak scan did not finish in pass.log' \
+	"$FIX/pass.log" --expect-leak-scan
 results "a KASAN report inside an expected-warnings window fails the run" 1 \
 	"in ida_test_bad_free's expected-warnings window: BUG: KASAN: slab-use-after-free" "$FIX/kasan-in-window.log"
 results "a warning without the announced text inside a window fails the run" 1 \
