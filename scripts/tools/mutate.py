@@ -33,13 +33,6 @@ EQUIVALENT = {
 		'for bit == BITS_PER_XA_VALUE find_next_zero_bit() returns its size, '
 		'so the mutant takes the same conversion path, only checking max '
 		'before the conversion instead of after it',
-	'full-mark-kept':
-		'a full bitmap that keeps its free mark is found again, '
-		'the search in it finds nothing and moves on: '
-		'slower, never wrong',
-	'full-word-check-inverted':
-		'a bitmap filled by its last free bit keeps its free mark, as in '
-		'full-mark-kept: slower, never wrong',
 }
 
 # (name, what it breaks, exact text in lib/idr.c, replacement).  Each text
