@@ -4,7 +4,9 @@
  * kunitconfig says "# leak-scan: kmemleak").  The kernel runs it once the
  * built-in KUnit suites are done: it has kmemleak scan memory, copies every
  * report to the console with a "leak-scan: " prefix, ends with one summary
- * line that kunit/results.py reads, and powers the machine off (QEMU exits).
+ * line that kunit/results.py reads, and restarts the machine (which QEMU,
+ * run by kunit.py with -no-reboot, turns into an exit: not every machine
+ * can power off).
  *
  * kmemleak reports an object only once it is older than 5 seconds and
  * unreferenced in two scans, so it waits, then scans twice.
@@ -116,6 +118,6 @@ int main(void)
 		say("leak-scan: kmemleak done: %d unreferenced objects", objects);
 out:
 	sync();
-	reboot(RB_POWER_OFF);
+	reboot(RB_AUTOBOOT);
 	return 0;
 }
