@@ -35,43 +35,50 @@ handful of fixed sequences rather than what the kernel-doc promises.
 And six years after the 2018 API rework, the deprecated ida_simple_get()
 and ida_simple_remove() wrappers are still there.
 
-Patch 1 gives the userspace harness programs of tools/testing a small
+Patch 1 fixes a leak that the new tests found: when the XArray cannot
+store the bitmap ida_alloc_range() just allocated with GFP_NOWAIT (a node
+allocation fails too), the bitmap is lost on the retry and on the -ENOMEM
+return.  It comes first so that it can go to stable on its own.
+
+Patch 2 gives the userspace harness programs of tools/testing a small
 emulation of the KUnit API (tools/testing/shared/kunit/test.h), so that a
 suite can be built both as a kernel KUnit suite and into a harness
-program.  Patch 2 turns test_ida into a KUnit suite, lib/tests/ida_kunit.c,
+program.  Patch 3 turns test_ida into a KUnit suite, lib/tests/ida_kunit.c,
 one case per old check, which idr-test runs through that emulation.
-Patches 3-5 extend the suite to the documented contract: inclusive
+Patches 4-6 extend the suite to the documented contract: inclusive
 ranges, the INT_MAX clamp, -ENOSPC for impossible ranges,
 value-entry/bitmap/tree boundaries, the free mark, destroy, one bad free
 of each kind (the old exhaustive sweep becomes a slow case), a seeded
 randomised model test, -ENOMEM with fault injection and the state of the
 IDA after it, use from atomic, softirq and interrupt context (the one
 PREEMPT_RT allows), and concurrent use including ida_destroy() while
-busy.  Patches 6-8 convert the last users of
+busy.  Patches 7-9 convert the last users of
 ida_simple_get()/ida_simple_remove() (rpmb, the radix-tree test suite, an
-nvmem comment) and patch 9 removes the wrappers.
+nvmem comment) and patch 10 removes the wrappers.
 
-Patch 10 adds a KUnit suite for the book3s64 MMU context ID allocation,
+Patch 11 adds a KUnit suite for the book3s64 MMU context ID allocation,
 the IDA user the 2018 series converted to ida_alloc_range(); it takes
 every free context ID for a moment, so it is opt-in.
 
-Patch 11 adds a benchmark of the IDA against the IDR and a bitmap (its
+Patch 12 adds a benchmark of the IDA against the IDR and a bitmap (its
 own option, not in KUNIT_ALL_TESTS) and a "make SHIFT=6 ida-bench" target
 in tools/testing/radix-tree that counts its instructions with callgrind;
-patches 12-14 make ida_alloc_range() and ida_free() cheaper: look at the
+patches 13-15 make ida_alloc_range() and ida_free() cheaper: look at the
 word that changed before scanning a whole bitmap or setting a mark that
 is already set, and scan a bitmap for a free bit or for emptiness a word
 at a time, inline.  Instructions per operation (callgrind, -O2,
-XA_CHUNK_SHIFT 6), before patch 12 -> after patch 14:
+XA_CHUNK_SHIFT 6), before patch 13 -> after patch 15:
 
 {bench}
 
 Memory per ID and the size of struct ida are unchanged.  Each of patches
-12-14 gives its own numbers and how to reproduce them.
+13-15 gives its own numbers and how to reproduce them.
 
 Tested with kunit_tool in QEMU (TCG); every leg boots twice, once for the
 cases of normal speed (what a default run shows) and once for the slow
-ones:
+ones.  x86_64-debug adds lockdep with the raw lock nesting check, KASAN,
+UBSAN and a kmemleak scan once the suites have run (which found the leak
+patch 1 fixes); x86_64-rt is PREEMPT_RT under lockdep:
 
 {legs}
 {warnings}
