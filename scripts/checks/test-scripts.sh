@@ -454,7 +454,7 @@ standin_tree() {	# standin_tree DIR VERSION: DIR/linux-standin.tar.xz, its Makef
 	printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(void)\n{\n\treturn 0;\n}\n' >"$d/lib/idr.c"
 	printf 'obj-y += idr.o\n' >"$d/lib/Makefile"
 	printf 'VERSION = %s\n' "$2" >"$d/Makefile"
-	printf 'idr-test:\n' >"$d/tools/testing/radix-tree/Makefile"
+	printf 'idr-test multiorder xarray main maple:\n' >"$d/tools/testing/radix-tree/Makefile"
 	printf 'config IDA_STANDIN\n\tbool\n' >"$d/lib/Kconfig"
 	printf '#!/usr/bin/perl\nprint "total: 0 errors, 0 warnings, 0 checks, 1 lines checked\\n";\n' >"$d/scripts/checkpatch.pl"
 	printf '#!/usr/bin/perl\nprint "IDA STAND-IN\\n";\n' >"$d/scripts/get_maintainer.pl"
