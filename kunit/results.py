@@ -64,8 +64,19 @@ def read_log(lines):
 	seen_total = 0
 	case, want, text_wanted, seen = None, 0, None, 0
 	message = None	# the lines of a warning between "cut here" and "WARNING:"
+	# A "WARNING:" line whose announced text was not before it: where
+	# WARN() is not a trap instruction (arm, sh, ...), warn_slowpath_fmt()
+	# prints the message on the line after it.
+	pending = None
 	for line in lines:
 		text = TIME_RE.sub('', line.rstrip('\n')).strip()
+		if pending is not None:
+			warning, pending = pending, None
+			if text_wanted and text_wanted in text:
+				seen += 1
+				continue
+			problems.append(('report', f'unexpected kernel report in {case}\'s '
+					 f'expected-warnings window: {warning[:200]}'))
 		m = EXPECT_BEGIN_RE.search(text)
 		if m:
 			case, want, text_wanted, seen = m.group(1), int(m.group(2)), m.group(3), 0
@@ -91,9 +102,7 @@ def read_log(lines):
 			if text_wanted and text_wanted in said:
 				seen += 1
 			else:
-				what = said or text
-				problems.append(('report', f'unexpected kernel report in {case}\'s '
-						 f'expected-warnings window: {what[:200]}'))
+				pending = said or text
 			message = None
 			continue
 		if message is not None and len(message) < 5:

@@ -298,6 +298,10 @@ results "a KASAN report inside an expected-warnings window fails the run" 1 \
 	"in ida_test_bad_free's expected-warnings window: BUG: KASAN: slab-use-after-free" "$FIX/kasan-in-window.log"
 results "a warning without the announced text inside a window fails the run" 1 \
 	"in ida_test_bad_free's expected-warnings window: xa_store called with a bad index" "$FIX/other-warning-in-window.log"
+results "a warning whose message follows its WARNING line (arm, sh) is counted" 0 'PASS: .*2 expected warnings' \
+	"$FIX/warn-after.log"
+results "and one whose following line lacks the announced text fails the run" 1 \
+	"in ida_test_bad_free's expected-warnings window: WARNING: CPU: 0 PID: 46" "$FIX/warn-after-other.log"
 results "a log with ESC, NUL and BEL still gives a failed run" 1 'FAILED ida.ida_test_max' "$FIX/control-chars.log"
 "$REPO/scripts/install-deps.sh" checks >/dev/null 2>&1
 check_that "junit.xml of a log with ESC, NUL and BEL is valid XML (xmllint)" "xmllint rejects it" \
