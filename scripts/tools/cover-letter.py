@@ -82,9 +82,9 @@ patch 1 fixes); x86_64-rt is PREEMPT_RT under lockdep:
 
 {legs}
 {warnings}
-tools/testing/radix-tree: every target builds after every patch, idr-test,
-multiorder and xarray pass after every patch that touches what they
-compile, and main and maple pass on the whole series.
+tools/testing/radix-tree: after every patch that touches what it
+compiles, every target builds and idr-test, multiorder and xarray pass;
+main and maple pass on the whole series.
 {mutation}
 Every patch builds on its own (the objects it touches and the suites,
 W=1 and sparse, no new warnings), and checkpatch.pl --strict reports 0
