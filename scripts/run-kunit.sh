@@ -83,9 +83,11 @@ if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ "$arch" != "$(uname -m)" ]; }; 
 fi
 
 kunit=(python3 tools/testing/kunit/kunit.py)
-common=(--build_dir "$build" --qemu_config "$QEMU_CONFIG")
-for k in "${kunitconfigs[@]}"; do common+=(--kunitconfig "$k"); done
-[ -n "$CROSS" ] && common+=(--cross_compile "$CROSS")
+# What every kunit.py call gets besides its QEMU config.
+leg_args=(--build_dir "$build")
+for k in "${kunitconfigs[@]}"; do leg_args+=(--kunitconfig "$k"); done
+[ -n "$CROSS" ] && leg_args+=(--cross_compile "$CROSS")
+common=("${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
 # ccache for the kernel's objects and for the host tools (objtool, fixdep,
 # kconfig...) that a new build folder builds first.
 # The same variables go to kunit.py and to the plain make of a rebuild, so
@@ -241,7 +243,7 @@ if [ -n "$leak_scan" ]; then
 	  printf '\tkernel_command_line=QEMU_ARCH.kernel_command_line + %s,\n' "' rdinit=/leak-scan --'"
 	  printf '\textra_qemu_params=QEMU_ARCH.extra_qemu_params + [%s, %s])\n' "'-initrd'" "'$scan/initrd.cpio'"
 	} >"$scan/qemu_config.py" || die "cannot write $scan/qemu_config.py"
-	boot_common=(--build_dir "$build" --qemu_config "$scan/qemu_config.py" "${common[@]:4}")
+	boot_common=("${leg_args[@]}" --qemu_config "$scan/qemu_config.py")
 fi
 
 t_run=0
