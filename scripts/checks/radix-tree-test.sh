@@ -6,19 +6,35 @@
 # xarray, main and maple.  A pass is kept under a key of the tree, this
 # script and the compiler, so that a rerun on the same tree does not spend
 # minutes on main and maple again.
+#
+# Usage: radix-tree-test.sh [--working-tree]
+#   --working-tree  test the files as they are, uncommitted changes included,
+#                   and keep no pass (scripts/tools/mutate.py, whose mutant is
+#                   an uncommitted change)
+# Exit: 0 every target passed, 1 a target failed or did not build, 2 the
+# harness could not be run at all.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-"$REPO/scripts/install-deps.sh" build checks || exit 1
+working=
+case "${1-}" in
+'') ;;
+--working-tree) working=1 ;;
+*) echo "error: radix-tree-test.sh: unknown option '$1'" >&2; exit 2 ;;
+esac
+# Setup problems are not test failures: exit 2 for those.
+cannot() { echo "error: $*" >&2; exit 2; }
+
+"$REPO/scripts/install-deps.sh" build checks || exit 2
 dir=$SRC/tools/testing/radix-tree
-[ -d "$dir" ] || die "no radix-tree harness in $SRC"
-tree=$(git -C "$SRC" rev-parse -q --verify "HEAD^{tree}") || die "no git tree in $SRC"
-[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
-	die "$SRC has uncommitted changes: the harness would not test the branch"
+[ -d "$dir" ] || cannot "no radix-tree harness in $SRC"
+tree=$(git -C "$SRC" rev-parse -q --verify "HEAD^{tree}") || cannot "no git tree in $SRC"
+[ -n "$working" ] || [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
+	cannot "$SRC has uncommitted changes: the harness would not test the branch (--working-tree tests them)"
 store=$CACHE/radix-tree-results
-mkdir -p "$RESULTS" || die "cannot create $RESULTS"
+mkdir -p "$RESULTS" || cannot "cannot create $RESULTS"
 key=$({ echo "$tree"; sha256sum <"$0"; gcc --version; } | sha256sum | cut -c1-32)
-if [ -f "$store/$key" ]; then
+if [ -z "$working" ] && [ -f "$store/$key" ]; then
 	echo "radix-tree: every target passed on this tree before ($(cat "$store/$key")); kept: ${key:0:12}"
 	exit 0
 fi
@@ -35,5 +51,5 @@ for prog in idr-test multiorder xarray main maple; do
 	times+=("$prog $(elapsed "$t0")s")
 done
 [ ${#failed[@]} -eq 0 ] || die "radix-tree: ${failed[*]} failed"
-mkdir -p "$store" && echo "${times[*]}" >"$store/$key"
+[ -n "$working" ] || { mkdir -p "$store" && echo "${times[*]}" >"$store/$key"; }
 echo "radix-tree: every target passed (${times[*]})"

@@ -425,6 +425,27 @@ assert classify(1, {"phase": "run", "hung": True}) == "killed"
 assert classify(1, {"phase": "build"}) == "stillborn"
 for counts in ({"phase": "setup"}, {"phase": "config"}, {}):
     assert classify(1, counts) == "error", counts' "$REPO/scripts/tools"
+printf 'radix-tree: idr-test FAILED (see /r/radix-tree-idr-test.log)\nerror: radix-tree: idr-test failed\n' >"$tmp/h1.log"
+printf 'error: /t has uncommitted changes: the harness would not test the branch\n' >"$tmp/h2.log"
+check_that "mutate.py: a survivor is killed by the harness only when a harness program fails" \
+	"harness_verdict() disagrees" python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from mutate import harness_verdict
+assert harness_verdict(0, sys.argv[2]) == ("survived", "")
+assert harness_verdict(1, sys.argv[2]) == ("killed", "radix-tree harness: idr-test failed"), harness_verdict(1, sys.argv[2])
+v, by = harness_verdict(2, sys.argv[3])
+assert v == "error" and "could not run" in by, (v, by)' "$REPO/scripts/tools" "$tmp/h1.log" "$tmp/h2.log"
+mkdir -p "$tmp/dirty/tools/testing/radix-tree"
+git -C "$tmp/dirty" init -q && echo a >"$tmp/dirty/f" &&
+	git -C "$tmp/dirty" add f && git -C "$tmp/dirty" -c user.name=t -c user.email=t@t commit -qm a &&
+	echo b >"$tmp/dirty/f"
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$tmp/dirty" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/dirty-results" "$REPO/scripts/checks/radix-tree-test.sh" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check_that "radix-tree-test.sh on uncommitted changes: exit 2 (could not run), not 1 (a failure)" \
+	"exit $rc: $(tail -n 1 "$tmp/err")" \
+	test "$rc" = 2 -a "$(grep -c 'has uncommitted changes' "$tmp/err")" = 1
 mkdir -p "$tmp/mut/lib"
 cp "$fake/lib/idr.c" "$tmp/mut/lib/idr.c" 2>/dev/null
 git -C "$SRC" show "$BRANCH:lib/idr.c" >"$tmp/mut/lib/idr.c" 2>/dev/null

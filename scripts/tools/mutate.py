@@ -253,6 +253,32 @@ def read_counts(path):
 		return {}
 
 
+def harness_failure(log):
+	"""Which harness programs failed, from radix-tree-test.sh's output."""
+	try:
+		with open(log, errors='replace') as f:
+			lines = f.read().splitlines()
+	except OSError:
+		return 'no log'
+	failed = [l.split()[1] for l in lines if l.startswith('radix-tree: ') and l.endswith(')')
+		  and ' FAILED ' in l]
+	if failed:
+		return ', '.join(failed) + ' failed'
+	errors = [l for l in lines if l.startswith('error: ')]
+	return errors[-1][len('error: '):] if errors else 'failed'
+
+
+def harness_verdict(rc, log):
+	"""A KUnit survivor's verdict from radix-tree-test.sh's exit code: 1 is a
+	harness program that failed or did not build (killed), 2 or anything
+	else a harness that could not be run (an error, not scored)."""
+	if rc == 0:
+		return 'survived', ''
+	if rc == 1:
+		return 'killed', 'radix-tree harness: ' + harness_failure(log)
+	return 'error', f'radix-tree harness could not run (exit {rc}, see {log})'
+
+
 def run(cmd, env, log):
 	with open(log, 'w') as f:
 		return subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
@@ -364,9 +390,9 @@ def main():
 			if verdict == 'passed':
 				verdict = 'survived'
 				if not args.no_harness:
-					hrc = run([harness], env, os.path.join(out, name + '.harness.log'))
-					if hrc != 0:
-						verdict, by = 'killed', 'idr-test'
+					hlog = os.path.join(out, name + '.harness.log')
+					hrc = run([harness, '--working-tree'], env, hlog)
+					verdict, by = harness_verdict(hrc, hlog)
 				if verdict == 'survived' and not args.no_debug_leg and name not in EQUIVALENT:
 					debug = os.path.join(REPO, 'kunitconfigs', 'ida-debug.kunitconfig')
 					drc = run([run_kunit, '--arch', 'x86_64',
