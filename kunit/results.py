@@ -283,6 +283,24 @@ def leak_scan_problems(logs, boots):
 	return problems
 
 
+SMP_RE = re.compile(r'smp: Brought up \d+ nodes?, (\d+) CPUs?')
+
+
+def smp_problems(logs, boots, want):
+	"""A boot that did not bring up all the CPUs QEMU gave it."""
+	problems = []
+	for log, boot in zip(logs, boots):
+		if not boot:
+			continue
+		m = SMP_RE.search(''.join(boot))
+		if not m:
+			problems.append(('smp', f'{os.path.basename(log)}: no "smp: Brought up" line, '
+					 f'{want} CPUs expected'))
+		elif int(m.group(1)) < want:
+			problems.append(('smp', f'{os.path.basename(log)}: {m.group(1)} of {want} CPUs up'))
+	return problems
+
+
 def merge_boots(kunit_parser, roots):
 	"""One result from the boots' results: the first boot's, with the
 	cases of every later boot added to the suite of the same name (or its
@@ -353,6 +371,9 @@ def main():
 	ap.add_argument('--expect-leak-scan', action='store_true',
 			help='every boot ends with a kmemleak scan (kunit/leak-scan): '
 			     'a report, or a boot without the scan, fails the run')
+	ap.add_argument('--expect-cpus', type=int, default=0, metavar='N',
+			help='every boot brings up N CPUs ("smp: Brought up ... N CPUs"): '
+			     'fewer, or no such line when N > 1, fails the run')
 	ap.add_argument('--failed-phase', metavar='PHASE',
 			help='the run stopped before booting: PHASE (config, build) failed, '
 			     'with --message; --log is that phase\'s log')
@@ -425,6 +446,8 @@ def main():
 		problems.append(('log', f'{dropped} printk messages dropped: the kernel log is incomplete'))
 	if args.expect_leak_scan:
 		problems.extend(leak_scan_problems(args.log, boots))
+	if args.expect_cpus > 1:
+		problems.extend(smp_problems(args.log, boots, args.expect_cpus))
 	if PANIC_RE.search(text):
 		problems.append(('panic', 'the kernel panicked'))
 	if not leaf_list:

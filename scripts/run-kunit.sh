@@ -82,10 +82,23 @@ if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ "$arch" != "$(uname -m)" ]; }; 
 	die "the leak scan needs a static init for $arch: only a leg of this machine's arch ($(uname -m)) has one"
 fi
 
+# A kunitconfig that says "# base: allnoconfig" has the leg's kernel
+# configured from allnoconfig instead of the Kconfig defaults: the options
+# that olddefconfig would turn on and allnoconfig leaves off go to kunit.py
+# as one more kunitconfig, generated into the build folder whenever the leg
+# is configured (kunit/allno-base.py).
+base=$(sed -n 's/^# base:[[:space:]]*//p' "${kunitconfigs[@]}" | sort -u)
+case "$base" in
+''|allnoconfig) ;;
+*) die "unknown base '$(echo "$base" | tr '\n' ' ')' in the kunitconfigs of $name (known: allnoconfig)" ;;
+esac
+base_config=$build/allnoconfig-base.kunitconfig
+
 kunit=(python3 tools/testing/kunit/kunit.py)
 # What every kunit.py call gets besides its QEMU config.
 leg_args=(--build_dir "$build")
 for k in "${kunitconfigs[@]}"; do leg_args+=(--kunitconfig "$k"); done
+[ -z "$base" ] || leg_args+=(--kunitconfig "$base_config")
 [ -n "$CROSS" ] && leg_args+=(--cross_compile "$CROSS")
 common=("${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
 # ccache for the kernel's objects and for the host tools (objtool, fixdep,
@@ -117,7 +130,8 @@ fail_phase() {	# fail_phase PHASE MESSAGE LOG
 config_stamp=$build/.ida-kunit-configured
 build_stamp=$build/.ida-kunit-built
 want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
-	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"; } | sha256sum | cut -d' ' -f1)
+	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"
+	 [ -z "$base" ] || cat "$REPO/kunit/allno-base.py"; } | sha256sum | cut -d' ' -f1)
 linux_arch=$(sed -n "s/.*linux_arch='\([^']*\)'.*/\1/p" "$QEMU_CONFIG")
 [ -n "$linux_arch" ] || die "no linux_arch in $QEMU_CONFIG"
 # What the leg is, for the reports (kunit/report.py).
@@ -147,12 +161,22 @@ write_stamp() {	# write_stamp STAMP: made now, from this run's inputs, at $t_sta
 
 t_start=$(date +%s.%N)
 t0=$(date +%s)
-if stamp_matches "$config_stamp" &&
+if stamp_matches "$config_stamp" && { [ -z "$base" ] || [ -f "$base_config" ]; } &&
    ! newer_than "$config_stamp" \( -name 'Kconfig*' -o -path "$SRC/scripts/kconfig/*" \); then
 	config_up_to_date=1
 else
 	config_up_to_date=0
 	rm -f "$config_stamp" "$build_stamp"
+	if [ -n "$base" ]; then
+		base_cmd=(python3 "$REPO/kunit/allno-base.py" --src "$SRC" --arch "$linux_arch"
+			  --qemu-config "$QEMU_CONFIG" --out "$base_config" "${kunitconfigs[@]}")
+		for v in "${make_vars[@]}"; do base_cmd+=(--make-var "$v"); done
+		[ -z "$CROSS" ] || base_cmd+=(--make-var "CROSS_COMPILE=$CROSS")
+		if ! "${base_cmd[@]}" >"$out/base.log" 2>&1; then
+			cat "$out/base.log" >&2
+			fail_phase config "the allnoconfig base for $name failed (see $out/base.log)" "$out/base.log"
+		fi
+	fi
 	if ! "${kunit[@]}" config "${common[@]}" "${make_opts[@]}" >"$out/config.log" 2>&1; then
 		tail -n 15 "$out/config.log" >&2
 		fail_phase config "kernel config failed for $arch (see $out/config.log)" "$out/config.log"
@@ -260,6 +284,9 @@ args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
       --arch "$name" --timed-out "$timed_out")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 [ -n "$leak_scan" ] && args+=(--expect-leak-scan)
+# The CPUs QEMU gives the guest (-smp in the QEMU config) must all come up.
+vcpus=$(sed -n "s/.*'-smp',[[:space:]]*'\([0-9]*\)'.*/\1/p" "$QEMU_CONFIG" | head -n 1)
+[ "${vcpus:-1}" -gt 1 ] && args+=(--expect-cpus "$vcpus")
 python3 "$REPO/kunit/results.py" "${args[@]}"
 rc=$?
 config_how=$([ "$config_up_to_date" = 1 ] && echo "up to date" || echo "kunit.py config")

@@ -294,6 +294,13 @@ results "a leak kmemleak reports fails the run" 1 'kmemleak: unreferenced object
 	"$FIX/leak-report.log" --expect-leak-scan
 results "a boot without the leak scan fails a run that wants one" 1 'the leak scan did not finish in pass.log' \
 	"$FIX/pass.log" --expect-leak-scan
+sed '/^SMBIOS/a smp: Brought up 1 node, 2 CPUs' "$FIX/pass.log" >"$tmp/smp2.log"
+sed '/^SMBIOS/a smp: Brought up 1 node, 1 CPU' "$FIX/pass.log" >"$tmp/smp1.log"
+results "a boot that brings up every CPU QEMU gave it passes" 0 'PASS' "$tmp/smp2.log" --expect-cpus 2
+results "a boot that brings up fewer CPUs than QEMU gave it fails the run" 1 'smp1.log: 1 of 2 CPUs up' \
+	"$tmp/smp1.log" --expect-cpus 2
+results "a boot that does not say how many CPUs came up fails a run that wants 2" 1 \
+	'pass.log: no "smp: Brought up" line' "$FIX/pass.log" --expect-cpus 2
 results "a KASAN report inside an expected-warnings window fails the run" 1 \
 	"in ida_test_bad_free's expected-warnings window: BUG: KASAN: slab-use-after-free" "$FIX/kasan-in-window.log"
 results "a warning without the announced text inside a window fails the run" 1 \

@@ -33,6 +33,8 @@ elif cmd == 'build':
 		sys.exit(1)
 	open(os.path.join(build, 'vmlinux'), 'w').close()
 elif cmd == 'exec':
+	# What a kernel with QEMU's two vCPUs says (run-kunit.sh checks it).
+	print('smp: Brought up 1 node, 2 CPUs')
 	qemu_config = args[args.index('--qemu_config') + 1] if '--qemu_config' in args else ''
 	if qemu_config and 'rdinit=/leak-scan' in open(qemu_config).read():
 		import atexit
