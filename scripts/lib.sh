@@ -113,6 +113,9 @@ arch_params() {
 	fi
 	QEMU_CONFIG=$(dirname "$ARCH_TABLE")/qemu_configs/$1.py
 	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"
+	# Linux's name of the arch (make ARCH=), from the QEMU config.
+	LINUX_ARCH=$(sed -n "s/.*linux_arch='\([^']*\)'.*/\1/p" "$QEMU_CONFIG")
+	[ -n "$LINUX_ARCH" ] || die "no linux_arch in $QEMU_CONFIG"
 }
 
 # The folder kunit.py builds ARCH in: one per tree and arch, kept between

@@ -132,8 +132,7 @@ build_stamp=$build/.ida-kunit-built
 want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
 	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"
 	 [ -z "$base" ] || cat "$REPO/kunit/allno-base.py"; } | sha256sum | cut -d' ' -f1)
-linux_arch=$(sed -n "s/.*linux_arch='\([^']*\)'.*/\1/p" "$QEMU_CONFIG")
-[ -n "$linux_arch" ] || die "no linux_arch in $QEMU_CONFIG"
+linux_arch=$LINUX_ARCH
 # What the leg is, for the reports (kunit/report.py).
 python3 - "$out/leg.json" "$name" "$arch" "$linux_arch" "$("$COMPILER" --version | head -n 1)" \
 	"$build" "${kunitconfigs[@]}" <<'PY' || die "cannot write $out/leg.json"

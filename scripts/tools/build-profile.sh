@@ -29,13 +29,7 @@ leg_build=$(build_dir "$name")
 [ -f "$leg_build/.config" ] ||
 	die "no .config in $leg_build: run scripts/run-kunit.sh --arch $arch${name:+ --name $name} first"
 command -v "$COMPILER" >/dev/null || die "no compiler $COMPILER (scripts/install-deps.sh $arch)"
-linux_arch=$(python3 - "$QEMU_CONFIG" <<'EOF'
-import re, sys
-m = re.search(r"linux_arch='([^']+)'", open(sys.argv[1]).read())
-print(m.group(1) if m else '')
-EOF
-)
-[ -n "$linux_arch" ] || die "no linux_arch in $QEMU_CONFIG"
+linux_arch=$LINUX_ARCH
 
 out=$RESULTS/build-profile/$name
 build=$CACHE/build/profile-$name
