@@ -45,15 +45,17 @@ else
 fi
 
 # expect_error NAME PATTERN COMMAND...: COMMAND fails, and its last line of
-# stderr is one "error: ..." line matching PATTERN.
+# stderr is one "error: ..." line matching PATTERN.  Its output goes to
+# $scr (a folder of each section that runs on its own).
+scr=$tmp
 expect_error() {
 	local name=$1 pattern=$2 err
 	shift 2
-	if "$@" >"$tmp/out" 2>"$tmp/err"; then
+	if "$@" >"$scr/out" 2>"$scr/err"; then
 		not_ok "$name" "exited 0"
 		return
 	fi
-	err=$(tail -n 1 "$tmp/err")
+	err=$(tail -n 1 "$scr/err")
 	if [[ "$err" == error:* ]] && grep -qE -- "$pattern" <<<"$err"; then
 		ok "$name"
 	else
@@ -94,6 +96,136 @@ git -C "$SRC" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1
 trap 'git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest-$$ IDA_KUNIT_RESULTS=$tmp/results
 SRC=$scratch BRANCH=ida-kunit-selftest-$$
+
+# --- the whole default check on a new machine --------------------------------
+# It runs beside the other sections (it needs none of their state and they
+# none of its), in a subshell of its own: its TAP lines go to a file that is
+# numbered into this script's output at the end (relay_tap), and a last
+# line says that it ran to its end.
+whole_default_check() {
+	trap - EXIT
+	scr=$tmp/whole
+	mkdir -p "$scr" || exit 1
+	section "the whole default check on a new machine"
+	# scripts/test-all.sh, as .ci/run runs it, on a stand-in kernel tree (a
+	# tarball with the tree's kunit_tool parser, a fake kunit.py, a stub
+	# checkpatch.pl and get_maintainer.pl) and a stand-in series, with a fake
+	# make, gcc and gcov on the PATH: every step of the sequence runs, in the
+	# order and with the state a new machine gives it.  The check that the
+	# repository's documents show the repository's series is skipped (and
+	# counted as skipped): the stand-in series is not that one.
+	standin_tree() {	# standin_tree DIR VERSION: DIR/linux-standin.tar.xz, its Makefile saying VERSION
+		local d=$1/linux-standin
+		rm -rf "$d" && mkdir -p "$d/lib" "$d/scripts" "$d/tools/testing/kunit" "$d/tools/testing/radix-tree"
+		cp "$SRC"/tools/testing/kunit/*.py "$d/tools/testing/kunit/"
+		cp "$FIX/fake-kunit.py" "$d/tools/testing/kunit/kunit.py"
+		printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(void)\n{\n\treturn 0;\n}\n' >"$d/lib/idr.c"
+		printf 'obj-y += idr.o\n' >"$d/lib/Makefile"
+		printf 'VERSION = %s\n' "$2" >"$d/Makefile"
+		printf 'idr-test multiorder xarray main maple:\n' >"$d/tools/testing/radix-tree/Makefile"
+		printf 'config IDA_STANDIN\n\tbool\n' >"$d/lib/Kconfig"
+		printf '#!/usr/bin/perl\nprint "total: 0 errors, 0 warnings, 0 checks, 1 lines checked\\n";\n' >"$d/scripts/checkpatch.pl"
+		printf '#!/usr/bin/perl\nprint "IDA STAND-IN\\n";\n' >"$d/scripts/get_maintainer.pl"
+		printf '/*\n' >"$d/.gitignore"
+		tar -C "$1" -cJf "$1/linux-standin.tar.xz" linux-standin && rm -rf "$d"
+	}
+	standin_series() {	# standin_series TARBALL OUT TEXT: a one-patch series adding TEXT
+		local w=$tmp/series-work
+		rm -rf "$w" "$2" && mkdir -p "$w" "$2" && tar -C "$w" -xJf "$1" || return 1
+		(
+			cd "$w/linux-standin" || exit 1
+			export GIT_AUTHOR_NAME="Stand In" GIT_AUTHOR_EMAIL=standin@example.org
+			export GIT_COMMITTER_NAME="Stand In" GIT_COMMITTER_EMAIL=standin@example.org
+			git init -q && git add -A -f && git commit -q -m pristine &&
+			mkdir -p lib/tests && echo "/* $3 */" >>lib/idr.c && echo "int standin_$3;" >lib/tests/standin_kunit.c &&
+			git add -A -f && git commit -q -m "ida: $3" -m "Why: a stand-in." -m "Signed-off-by: Stand In <standin@example.org>" &&
+			git format-patch -q --cover-letter -o "$2" HEAD~1 && cd "$2" && ls 0001-*.patch >series
+		)
+	}
+	printf '#!/bin/sh\necho "ok 1 - stand-in of the scripts'"'"' own tests"\necho "1..1"\n' >"$tmp/self-tests" &&
+		chmod +x "$tmp/self-tests"
+	mkdir -p "$tmp/whole-bin" && cp "$FIX/fake-make" "$tmp/whole-bin/make" &&
+		for f in gcc gcov; do cp "$FIX/fake-$f" "$tmp/whole-bin/$f"; done
+	standin_tree "$tmp/standin" one
+	standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-a" first || not_ok "the stand-in series is made" "git failed"
+	newcomer() {	# newcomer CACHE SERIES [test-all.sh args]: test-all.sh as a new machine runs it
+		local cache=$1 series=$2
+		shift 2
+		env -u IDA_KUNIT_SRC -u IDA_KUNIT_BRANCH PATH="$tmp/whole-bin:$PATH" IDA_KUNIT_CACHE="$cache" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" \
+			IDA_KUNIT_PATCHES="$series" IDA_KUNIT_RESULTS="$tmp/standin-results" IDA_KUNIT_SELF_TESTS="$tmp/self-tests" \
+			IDA_KUNIT_TIMEOUT=2 IDA_KUNIT_SKIP="series-table-in-docs${IDA_KUNIT_SKIP:+,$IDA_KUNIT_SKIP}" \
+			"$REPO/scripts/test-all.sh" "$@" >"$tmp/all.out" 2>&1
+	}
+	whole_run() {	# whole_run NAME CACHE SERIES [args]: passes and ends "N passed, 0 failed, S skipped"
+		local name=$1
+		shift
+		if newcomer "$@" && tail -n 1 "$tmp/all.out" | grep -qE "^[1-9][0-9]* passed, 0 failed, ${skips:-1} skipped\$"; then
+			ok "$name"
+		else
+			not_ok "$name" "$(grep -E '^(FAIL|error:)' "$tmp/all.out" | head -n 2 | tr '\n' ' ') $(tail -n 1 "$tmp/all.out")"
+		fi
+	}
+	whole_run "test-all.sh passes on an empty cache with no git identity" "$tmp/new-cache" "$tmp/series-a"
+	check_that "and it ran every step: kunit legs, bisect, harness, lints, hang" "a step is missing" \
+		grep -q 'PASS kunit-hang-is-failure' "$tmp/all.out"
+	check_that "and the legs ran the suites of their kunitconfigs" "a leg ran none" \
+		test "$(grep -c 'kunit .*: PASS' "$tmp/all.out")" -ge 4
+	# The runs below try states of the cache: the lints (which read only the
+	# repository, and ran above) are skipped in them, and counted as skipped.
+	export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint,report-in-browser
+	skips=5
+	whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
+	check_that "a patch whose tree did not change keeps its bisect row" "it was built again" \
+		grep -q '^1 .*ok: .*(kept: ' "$tmp/standin-results/bisect/table.txt"
+	standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-b" second
+	whole_run "a cache that holds an older series passes" "$tmp/new-cache" "$tmp/series-b" --no-kunit
+	check_that "an edited patch's bisect row is built again, never taken from a stale key" "it was kept" \
+		grep -q '^1 .*ok: lib/idr.o built' "$tmp/standin-results/bisect/table.txt"
+	check_that "and its table says no row was kept" "a row was kept" \
+		grep -q '^0 of 1 patches kept' "$tmp/standin-results/checks/series-bisectable.log"
+	standin_tree "$tmp/standin" two
+	whole_run "a cache imported from another version of the package is imported again" "$tmp/new-cache" "$tmp/series-b" --no-kunit
+	check_that "and the tree is the new version's" "it is the old one" grep -q "VERSION = two" "$tmp/new-cache/linux-6.12/Makefile"
+	check_that "and the run says so" "it does not" grep -q "importing" "$tmp/standin-results/checks/distro-tree.log"
+	mkdir -p "$tmp/cold/ida-kunit"
+	whole_run "a cache folder that never held the tree or the branch passes" "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit
+
+	# A newer package while the tree holds work that was not exported: refused,
+	# the work kept.
+	echo "/* mine */" >>"$tmp/new-cache/linux-6.12/lib/idr.c"
+	standin_tree "$tmp/standin" three
+	if newcomer "$tmp/new-cache" "$tmp/series-b" --no-kunit; then
+		not_ok "a new package version does not throw away unexported work" "test-all.sh passed"
+	elif grep -q "error: .* has uncommitted changes (lib/idr.c): export it" "$tmp/standin-results/checks/distro-tree.log" &&
+	     grep -q mine "$tmp/new-cache/linux-6.12/lib/idr.c"; then
+		ok "a new package version does not throw away unexported work"
+	else
+		not_ok "a new package version does not throw away unexported work" "$(tail -n 1 "$tmp/standin-results/checks/distro-tree.log")"
+	fi
+	# A kernel tree that setup-tree.sh did not make is never touched.
+	mkdir -p "$tmp/my-linux" && git -C "$tmp/my-linux" init -q && echo work >"$tmp/my-linux/README" &&
+		git -C "$tmp/my-linux" add README && git -C "$tmp/my-linux" -c user.name=m -c user.email=m@localhost commit -q -m mine
+	expect_error "setup-tree.sh refuses a folder it did not make" "was not made by scripts/setup-tree.sh" \
+		env IDA_KUNIT_SRC="$tmp/my-linux" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" "$REPO/scripts/setup-tree.sh"
+	check_that "and leaves it as it was" "it changed" test "$(git -C "$tmp/my-linux" log -1 --format=%s)" = mine
+	# The scripts' own tests decide: a crash half-way or a failed test fails the
+	# whole run, whatever the counts say.
+	printf '#!/bin/sh\necho "ok 1 - first"\nexit 3\n' >"$tmp/self-tests" 
+	if newcomer "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit; then
+		not_ok "test-all.sh fails when the scripts' own tests stop before their plan" "it passed"
+	else
+		ok "test-all.sh fails when the scripts' own tests stop before their plan"
+	fi
+	printf '#!/bin/sh\necho "ok 1 - first"\necho "1..1"\nexit 1\n' >"$tmp/self-tests"
+	if newcomer "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit; then
+		not_ok "test-all.sh fails when the scripts' own tests exit non-zero" "it passed"
+	else
+		ok "test-all.sh fails when the scripts' own tests exit non-zero"
+	fi
+	echo "# whole default check: done"
+}
+whole_default_check >"$tmp/whole.tap" 2>"$tmp/whole.err" &
+whole_pid=$!
 
 # --- bad input ---------------------------------------------------------
 section "bad input"
@@ -469,123 +601,6 @@ else
 	not_ok "mutate.py stops when the unmutated tree fails" "$(tail -n 1 "$tmp/err")"
 fi
 
-# --- the whole default check on a new machine --------------------------------
-section "the whole default check on a new machine"
-# scripts/test-all.sh, as .ci/run runs it, on a stand-in kernel tree (a
-# tarball with the tree's kunit_tool parser, a fake kunit.py, a stub
-# checkpatch.pl and get_maintainer.pl) and a stand-in series, with a fake
-# make, gcc and gcov on the PATH: every step of the sequence runs, in the
-# order and with the state a new machine gives it.  The check that the
-# repository's documents show the repository's series is skipped (and
-# counted as skipped): the stand-in series is not that one.
-standin_tree() {	# standin_tree DIR VERSION: DIR/linux-standin.tar.xz, its Makefile saying VERSION
-	local d=$1/linux-standin
-	rm -rf "$d" && mkdir -p "$d/lib" "$d/scripts" "$d/tools/testing/kunit" "$d/tools/testing/radix-tree"
-	cp "$SRC"/tools/testing/kunit/*.py "$d/tools/testing/kunit/"
-	cp "$FIX/fake-kunit.py" "$d/tools/testing/kunit/kunit.py"
-	printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(void)\n{\n\treturn 0;\n}\n' >"$d/lib/idr.c"
-	printf 'obj-y += idr.o\n' >"$d/lib/Makefile"
-	printf 'VERSION = %s\n' "$2" >"$d/Makefile"
-	printf 'idr-test multiorder xarray main maple:\n' >"$d/tools/testing/radix-tree/Makefile"
-	printf 'config IDA_STANDIN\n\tbool\n' >"$d/lib/Kconfig"
-	printf '#!/usr/bin/perl\nprint "total: 0 errors, 0 warnings, 0 checks, 1 lines checked\\n";\n' >"$d/scripts/checkpatch.pl"
-	printf '#!/usr/bin/perl\nprint "IDA STAND-IN\\n";\n' >"$d/scripts/get_maintainer.pl"
-	printf '/*\n' >"$d/.gitignore"
-	tar -C "$1" -cJf "$1/linux-standin.tar.xz" linux-standin && rm -rf "$d"
-}
-standin_series() {	# standin_series TARBALL OUT TEXT: a one-patch series adding TEXT
-	local w=$tmp/series-work
-	rm -rf "$w" "$2" && mkdir -p "$w" "$2" && tar -C "$w" -xJf "$1" || return 1
-	(
-		cd "$w/linux-standin" || exit 1
-		export GIT_AUTHOR_NAME="Stand In" GIT_AUTHOR_EMAIL=standin@example.org
-		export GIT_COMMITTER_NAME="Stand In" GIT_COMMITTER_EMAIL=standin@example.org
-		git init -q && git add -A -f && git commit -q -m pristine &&
-		mkdir -p lib/tests && echo "/* $3 */" >>lib/idr.c && echo "int standin_$3;" >lib/tests/standin_kunit.c &&
-		git add -A -f && git commit -q -m "ida: $3" -m "Why: a stand-in." -m "Signed-off-by: Stand In <standin@example.org>" &&
-		git format-patch -q --cover-letter -o "$2" HEAD~1 && cd "$2" && ls 0001-*.patch >series
-	)
-}
-printf '#!/bin/sh\necho "ok 1 - stand-in of the scripts'"'"' own tests"\necho "1..1"\n' >"$tmp/self-tests" &&
-	chmod +x "$tmp/self-tests"
-for f in gcc gcov; do cp "$FIX/fake-$f" "$tmp/fake-bin/$f"; done
-standin_tree "$tmp/standin" one
-standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-a" first || not_ok "the stand-in series is made" "git failed"
-newcomer() {	# newcomer CACHE SERIES [test-all.sh args]: test-all.sh as a new machine runs it
-	local cache=$1 series=$2
-	shift 2
-	env -u IDA_KUNIT_SRC -u IDA_KUNIT_BRANCH PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_CACHE="$cache" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" \
-		IDA_KUNIT_PATCHES="$series" IDA_KUNIT_RESULTS="$tmp/standin-results" IDA_KUNIT_SELF_TESTS="$tmp/self-tests" \
-		IDA_KUNIT_TIMEOUT=2 IDA_KUNIT_SKIP="series-table-in-docs${IDA_KUNIT_SKIP:+,$IDA_KUNIT_SKIP}" \
-		"$REPO/scripts/test-all.sh" "$@" >"$tmp/all.out" 2>&1
-}
-whole_run() {	# whole_run NAME CACHE SERIES [args]: passes and ends "N passed, 0 failed, S skipped"
-	local name=$1
-	shift
-	if newcomer "$@" && tail -n 1 "$tmp/all.out" | grep -qE "^[1-9][0-9]* passed, 0 failed, ${skips:-1} skipped\$"; then
-		ok "$name"
-	else
-		not_ok "$name" "$(grep -E '^(FAIL|error:)' "$tmp/all.out" | head -n 2 | tr '\n' ' ') $(tail -n 1 "$tmp/all.out")"
-	fi
-}
-whole_run "test-all.sh passes on an empty cache with no git identity" "$tmp/new-cache" "$tmp/series-a"
-check_that "and it ran every step: kunit legs, bisect, harness, lints, hang" "a step is missing" \
-	grep -q 'PASS kunit-hang-is-failure' "$tmp/all.out"
-check_that "and the legs ran the suites of their kunitconfigs" "a leg ran none" \
-	test "$(grep -c 'kunit .*: PASS' "$tmp/all.out")" -ge 4
-# The runs below try states of the cache: the lints (which read only the
-# repository, and ran above) are skipped in them, and counted as skipped.
-export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint,report-in-browser
-skips=5
-whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
-check_that "a patch whose tree did not change keeps its bisect row" "it was built again" \
-	grep -q '^1 .*ok: .*(kept: ' "$tmp/standin-results/bisect/table.txt"
-standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-b" second
-whole_run "a cache that holds an older series passes" "$tmp/new-cache" "$tmp/series-b" --no-kunit
-check_that "an edited patch's bisect row is built again, never taken from a stale key" "it was kept" \
-	grep -q '^1 .*ok: lib/idr.o built' "$tmp/standin-results/bisect/table.txt"
-check_that "and its table says no row was kept" "a row was kept" \
-	grep -q '^0 of 1 patches kept' "$tmp/standin-results/checks/series-bisectable.log"
-standin_tree "$tmp/standin" two
-whole_run "a cache imported from another version of the package is imported again" "$tmp/new-cache" "$tmp/series-b" --no-kunit
-check_that "and the tree is the new version's" "it is the old one" grep -q "VERSION = two" "$tmp/new-cache/linux-6.12/Makefile"
-check_that "and the run says so" "it does not" grep -q "importing" "$tmp/standin-results/checks/distro-tree.log"
-mkdir -p "$tmp/cold/ida-kunit"
-whole_run "a cache folder that never held the tree or the branch passes" "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit
-
-# A newer package while the tree holds work that was not exported: refused,
-# the work kept.
-echo "/* mine */" >>"$tmp/new-cache/linux-6.12/lib/idr.c"
-standin_tree "$tmp/standin" three
-if newcomer "$tmp/new-cache" "$tmp/series-b" --no-kunit; then
-	not_ok "a new package version does not throw away unexported work" "test-all.sh passed"
-elif grep -q "error: .* has uncommitted changes (lib/idr.c): export it" "$tmp/standin-results/checks/distro-tree.log" &&
-     grep -q mine "$tmp/new-cache/linux-6.12/lib/idr.c"; then
-	ok "a new package version does not throw away unexported work"
-else
-	not_ok "a new package version does not throw away unexported work" "$(tail -n 1 "$tmp/standin-results/checks/distro-tree.log")"
-fi
-# A kernel tree that setup-tree.sh did not make is never touched.
-mkdir -p "$tmp/my-linux" && git -C "$tmp/my-linux" init -q && echo work >"$tmp/my-linux/README" &&
-	git -C "$tmp/my-linux" add README && git -C "$tmp/my-linux" -c user.name=m -c user.email=m@localhost commit -q -m mine
-expect_error "setup-tree.sh refuses a folder it did not make" "was not made by scripts/setup-tree.sh" \
-	env IDA_KUNIT_SRC="$tmp/my-linux" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" "$REPO/scripts/setup-tree.sh"
-check_that "and leaves it as it was" "it changed" test "$(git -C "$tmp/my-linux" log -1 --format=%s)" = mine
-# The scripts' own tests decide: a crash half-way or a failed test fails the
-# whole run, whatever the counts say.
-printf '#!/bin/sh\necho "ok 1 - first"\nexit 3\n' >"$tmp/self-tests" 
-if newcomer "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit; then
-	not_ok "test-all.sh fails when the scripts' own tests stop before their plan" "it passed"
-else
-	ok "test-all.sh fails when the scripts' own tests stop before their plan"
-fi
-printf '#!/bin/sh\necho "ok 1 - first"\necho "1..1"\nexit 1\n' >"$tmp/self-tests"
-if newcomer "$tmp/cold/ida-kunit" "$tmp/series-a" --no-kunit; then
-	not_ok "test-all.sh fails when the scripts' own tests exit non-zero" "it passed"
-else
-	ok "test-all.sh fails when the scripts' own tests exit non-zero"
-fi
-
 # --- the architecture table: one row and one QEMU config add an architecture --
 section "the architecture table: one row and one QEMU config add an architecture"
 # A new row (its package column names one that is installed, so nothing is
@@ -607,6 +622,24 @@ expect_error "the CI matrix check wants a job for it" "fakearch: no job of the C
 rm "$tmp/qemu_configs/fakearch.py"
 expect_error "and a QEMU config" "no QEMU config .*fakearch.py" \
 	with_fake_arch "$REPO/scripts/run-kunit.sh" --arch fakearch
+
+# relay_tap FILE: the TAP lines of a section that ran on its own, numbered
+# on from here.
+relay_tap() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) n=$((n + 1)); echo "ok $n - ${line#* - }" ;;
+		"not ok "*) n=$((n + 1)) failures=$((failures + 1)); echo "not ok $n - ${line#* - }" ;;
+		esac
+	done <"$1"
+}
+wait "$whole_pid"
+relay_tap "$tmp/whole.tap"
+cat "$tmp/whole.err" >&2
+if ! grep -q '^# whole default check: done$' "$tmp/whole.tap"; then
+	not_ok "the whole default check ran to its end" "it stopped half-way: $(tail -n 1 "$tmp/whole.err")"
+fi
 
 section end
 echo "1..$n"
