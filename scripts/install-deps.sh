@@ -26,9 +26,12 @@ for group in "$@"; do
 	esac
 done
 
+# One dpkg-query for all of them: it lists those it knows, with their status.
+installed=" $(dpkg-query -W -f '${Package} ${Status}\n' "${want[@]}" 2>/dev/null |
+	awk '$NF == "installed" && $(NF - 1) == "ok" { printf "%s ", $1 }')"
 missing=()
 for p in "${want[@]}"; do
-	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	[[ "$installed" == *" $p "* ]] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

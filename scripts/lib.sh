@@ -235,3 +235,28 @@ use_ccache() {
 elapsed() {
 	echo $(( $(date +%s) - $1 ))
 }
+
+# run_programs DIR LOG_PREFIX LIMIT PROG...: run the programs ./PROG of DIR,
+# at most $JOBS at a time (they are single-threaded for the most part, so
+# the longest go first), each killed after LIMIT seconds, each with its
+# output in LOG_PREFIX-PROG.log.  Prints "PROG SECONDS EXIT_CODE" for each,
+# in the order given.
+run_programs() {
+	local dir=$1 prefix=$2 limit=$3 prog
+	shift 3
+	for prog in "$@"; do
+		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+		rm -f "$prefix-$prog.rc"
+		(
+			t0=$(date +%s)
+			cd "$dir" && timeout "$limit" "./$prog" >"$prefix-$prog.log" 2>&1
+			echo "$prog $(elapsed "$t0") $?" >"$prefix-$prog.rc"
+		) &
+	done
+	wait
+	for prog in "$@"; do
+		# A program whose subshell could not even record its end failed.
+		cat "$prefix-$prog.rc" 2>/dev/null || echo "$prog 0 255"
+		rm -f "$prefix-$prog.rc"
+	done
+}

@@ -19,7 +19,7 @@ git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no $
 
 build=$CACHE/build/linux-$TREE_VERSION-bisect-x86_64
 out=$RESULTS/bisect
-rm -f "$out/table.txt" "$out"/harness-*.log
+rm -f "$out/table.txt" "$out"/harness-*.log "$out"/harness-*.rc
 mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
 use_ccache
 wt=$CACHE/worktree-linux-$TREE_VERSION
@@ -209,14 +209,14 @@ while read -r commit; do
 			details+=("the radix-tree targets do not all build (see $out/harness-$n.log)")
 		else
 			details+=("radix-tree targets built:")
-			for prog in idr-test multiorder xarray; do
-				if (cd "$wt/tools/testing/radix-tree" && timeout 900 "./$prog") >>"$out/harness-$n.log" 2>&1; then
+			while read -r prog _ status; do
+				if [ "$status" = 0 ]; then
 					details+=("$prog ok")
 				else
 					result=FAIL
-					details+=("$prog FAILED (see $out/harness-$n.log)")
+					details+=("$prog FAILED (see $out/harness-$n-$prog.log)")
 				fi
-			done
+			done < <(run_programs "$wt/tools/testing/radix-tree" "$out/harness-$n" 900 idr-test xarray multiorder)
 		fi
 		make -s -C "$wt/tools/testing/radix-tree" clean >/dev/null 2>&1
 	fi

@@ -44,6 +44,17 @@ am|patch)
 checkpatch)
 	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH"
 	[ -f "$PATCHES/$2" ] || die "no patch $PATCHES/$2"
+	# A pass is kept under a key of everything it depends on: the patch,
+	# this script, and the branch's tree (checkpatch.pl, its word lists,
+	# MAINTAINERS); the same inputs are not checked twice.
+	store=$CACHE/checkpatch-results
+	key=$({ sha256sum <"$PATCHES/$2"; sha256sum <"$REPO/scripts/checks/check-series.sh"; git rev-parse "$BRANCH^{tree}"; perl --version; } |
+		sha256sum | cut -c1-32)
+	if [ -f "$store/$key" ]; then
+		cat "$store/$key"
+		echo "checkpatch: the same patch, script and tree as a run before; kept: ${key:0:12}"
+		exit 0
+	fi
 	# Debian's python3 first: spdxcheck.py needs python3-ply.
 	# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for any
 	# new file; it is checked below for what it means instead.
@@ -57,6 +68,7 @@ checkpatch)
 		die "checkpatch.pl --strict: $2: $(echo "$out" | grep '^total:')"
 	# Every file the patch adds has a MAINTAINERS section on the branch
 	# (other than THE REST), whether or not the patch touches MAINTAINERS.
+	added=$(mktemp) || exit 1
 	git apply --summary "$PATCHES/$2" | sed -n 's/^ create mode [0-7]* //p' |
 	while read -r f; do
 		# The tree is on the branch (apply-series.sh), so its MAINTAINERS
@@ -66,7 +78,11 @@ checkpatch)
 			--sections -f "$f" 2>&1 | grep -v -E '^([A-Z]:|$)' | grep -v -x 'THE REST')
 		[ -n "$sections" ] || die "$2 adds $f, which no MAINTAINERS section covers"
 		echo "$f: maintained in $(echo "$sections" | paste -s -d, -)"
-	done || exit 1
+	done >"$added" || { cat "$added"; rm -f "$added"; exit 1; }
+	cat "$added"
+	mkdir -p "$store" && { echo "$out"; cat "$added"; } >"$store/$key.tmp" &&
+		mv "$store/$key.tmp" "$store/$key"
+	rm -f "$added"
 	;;
 api)
 	# The deprecated IDA API is gone from the whole tree.

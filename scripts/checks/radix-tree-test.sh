@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The userspace radix-tree harness on the patched tree: build every target
-# of tools/testing/radix-tree and run each of them: idr-test (which runs the
-# IDA KUnit suite through tools/testing/shared/kunit/test.h), multiorder,
-# xarray, main and maple.  A pass is kept under a key of the tree, this
+# of tools/testing/radix-tree and run each of them, as many at a time as
+# there are CPUs: idr-test (which runs the IDA KUnit suite through
+# tools/testing/shared/kunit/test.h), multiorder, xarray, main and maple.  A pass is kept under a key of the tree, this
 # script and the compiler, so that a rerun on the same tree does not spend
 # minutes on main and maple again.
 #
@@ -39,17 +39,16 @@ if [ -z "$working" ] && [ -f "$store/$key" ]; then
 	exit 0
 fi
 make -s -C "$dir" -j"$JOBS" CC="ccache gcc" >/dev/null || die "the radix-tree targets do not all build"
-cd "$dir" || exit 1
 failed=()
 times=()
-for prog in idr-test multiorder xarray main maple; do
-	t0=$(date +%s)
-	if ! timeout 1800 "./$prog" >"$RESULTS/radix-tree-$prog.log" 2>&1; then
+# The longest first: two at a time on two CPUs take about as long as maple.
+while read -r prog secs rc; do
+	if [ "$rc" != 0 ]; then
 		failed+=("$prog")
 		echo "radix-tree: $prog FAILED (see $RESULTS/radix-tree-$prog.log)" >&2
 	fi
-	times+=("$prog $(elapsed "$t0")s")
-done
+	times+=("$prog ${secs}s")
+done < <(run_programs "$dir" "$RESULTS/radix-tree" 1800 maple main idr-test xarray multiorder)
 [ ${#failed[@]} -eq 0 ] || die "radix-tree: ${failed[*]} failed"
 [ -n "$working" ] || { mkdir -p "$store" && echo "${times[*]}" >"$store/$key"; }
 echo "radix-tree: every target passed (${times[*]})"

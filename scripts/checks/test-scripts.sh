@@ -26,6 +26,9 @@ not_ok() {	# not_ok NAME WHY
 section() {	# section NAME: the time each part takes, on stderr
 	echo "# $(date +%s) $1" >&2
 }
+not_kept() {	# not_kept LOG PATTERN: LOG shows PATTERN and no result kept from a run before
+	grep -q "$2" "$1" && ! grep -q 'kept: ' "$1"
+}
 check_that() {	# check_that NAME WHY_IF_NOT COMMAND...: ok when COMMAND succeeds
 	local name=$1 why=$2
 	shift 2
@@ -177,12 +180,22 @@ whole_default_check() {
 	whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
 	check_that "a patch whose tree did not change keeps its bisect row" "it was built again" \
 		grep -q '^1 .*ok: .*(kept: ' "$tmp/standin-results/bisect/table.txt"
+	check_that "a patch checked before is not given to checkpatch.pl again" "it was checked again" \
+		grep -q '^checkpatch: the same patch, script and tree as a run before; kept: ' \
+		"$tmp/standin-results/checks/checkpatch-0001-ida-first.log"
+	check_that "nor is the coverage of the same tree measured again" "it was measured again" \
+		grep -q '^coverage: the same tree, script and compiler as a run before; kept: ' \
+		"$tmp/standin-results/checks/suite-coverage.log"
 	standin_series "$tmp/standin/linux-standin.tar.xz" "$tmp/series-b" second
 	whole_run "a cache that holds an older series passes" "$tmp/new-cache" "$tmp/series-b" --no-kunit
 	check_that "an edited patch's bisect row is built again, never taken from a stale key" "it was kept" \
 		grep -q '^1 .*ok: lib/idr.o built' "$tmp/standin-results/bisect/table.txt"
 	check_that "and its table says no row was kept" "a row was kept" \
 		grep -q '^0 of 1 patches kept' "$tmp/standin-results/checks/series-bisectable.log"
+	check_that "and the edited patch is given to checkpatch.pl, not taken from a stale key" "it was kept" \
+		not_kept "$tmp/standin-results/checks/checkpatch-0001-ida-second.log" '^total: 0 errors'
+	check_that "and the coverage of its tree is measured, not taken from the other tree's key" "it was kept" \
+		not_kept "$tmp/standin-results/checks/suite-coverage.log" '^coverage total: '
 	standin_tree "$tmp/standin" two
 	whole_run "a cache imported from another version of the package is imported again" "$tmp/new-cache" "$tmp/series-b" --no-kunit
 	check_that "and the tree is the new version's" "it is the old one" grep -q "VERSION = two" "$tmp/new-cache/linux-6.12/Makefile"

@@ -16,6 +16,23 @@ dir=$SRC/tools/testing/radix-tree
 out=$RESULTS/coverage
 { rm -rf "$out" && mkdir -p "$out"; } || die "cannot create $out"
 
+# A result is kept under a key of everything it depends on (the tree, this
+# script, the suite's main program, the compiler), so that a rerun on the
+# same tree gives the same figures without building and running again.  A
+# tree with uncommitted changes is measured, and nothing is kept.
+store=$CACHE/coverage-results
+key=
+if tree=$(git -C "$SRC" rev-parse -q --verify "HEAD^{tree}") &&
+   [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ]; then
+	key=$({ echo "$tree"; sha256sum <"$0"; sha256sum <"$REPO/kunit/harness/ida_suite_main.c"; gcc --version; } |
+		sha256sum | cut -c1-32)
+	if [ -f "$store/$key/summary.txt" ] && cp -r "$store/$key/." "$out/"; then
+		cat "$out/summary.txt"
+		echo "coverage: the same tree, script and compiler as a run before; kept: ${key:0:12}"
+		exit 0
+	fi
+fi
+
 cd "$dir" || exit 1
 trap 'rm -f ida_suite_main.c ida_suite_main.o ida-suite *.gcda *.gcno *.gcov; make -s clean >/dev/null 2>&1' EXIT
 make -s clean >/dev/null 2>&1
@@ -80,3 +97,9 @@ print(f'coverage total: {total[0]} of {total[1]} lines ({100.0 * total[0] / max(
 print('\n'.join(missed_ok + missed))
 sys.exit(1 if missed else 0)
 PY
+rc=$?
+if [ $rc -eq 0 ] && [ -n "$key" ]; then
+	mkdir -p "$store" && rm -rf "$store/$key.tmp" && cp -r "$out" "$store/$key.tmp" &&
+		mv "$store/$key.tmp" "$store/$key" || echo "coverage: the result could not be kept" >&2
+fi
+exit $rc
