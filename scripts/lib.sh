@@ -227,8 +227,16 @@ scratch_worktree() {
 # below the cache folder (the tree, the build folders) are hashed relative
 # to it, so that a ccache copied to another cache folder (a new machine, a
 # CI cache) still hits.
+# Depend mode: ccache takes the headers of a compilation from the -MD file
+# the compiler writes anyway (Kbuild asks for one), instead of running the
+# preprocessor once more before every compilation it has not seen.  On a
+# new machine, where every compilation is such a miss, that second
+# preprocessor run makes a build with ccache slower than one without it;
+# in depend mode it costs nothing (scripts/tools/build-profile.sh times a
+# build without ccache, to compare).
 use_ccache() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	export CCACHE_DEPEND=1
 	mkdir -p "$CCACHE_DIR" || die "cannot create $CCACHE_DIR"
 }
 
