@@ -156,7 +156,7 @@ whole_default_check() {
 		shift 2
 		env -u IDA_KUNIT_SRC -u IDA_KUNIT_BRANCH PATH="$tmp/whole-bin:$PATH" IDA_KUNIT_CACHE="$cache" IDA_KUNIT_TARBALL="$tmp/standin/linux-standin.tar.xz" \
 			IDA_KUNIT_PATCHES="$series" IDA_KUNIT_RESULTS="$tmp/standin-results" IDA_KUNIT_SELF_TESTS="$tmp/self-tests" \
-			IDA_KUNIT_TIMEOUT=2 IDA_KUNIT_SKIP="series-table-in-docs${IDA_KUNIT_SKIP:+,$IDA_KUNIT_SKIP}" \
+			IDA_KUNIT_TIMEOUT=120 IDA_KUNIT_SKIP="series-table-in-docs${IDA_KUNIT_SKIP:+,$IDA_KUNIT_SKIP}" \
 			"$REPO/scripts/test-all.sh" "$@" >"$tmp/all.out" 2>&1
 	}
 	whole_run() {	# whole_run NAME CACHE SERIES [args]: passes and ends "N passed, 0 failed, S skipped"
@@ -165,7 +165,7 @@ whole_default_check() {
 		if newcomer "$@" && tail -n 1 "$tmp/all.out" | grep -qE "^[1-9][0-9]* passed, 0 failed, ${skips:-1} skipped\$"; then
 			ok "$name"
 		else
-			not_ok "$name" "$(grep -E '^(FAIL|error:)' "$tmp/all.out" | head -n 2 | tr '\n' ' ') $(tail -n 1 "$tmp/all.out")"
+			not_ok "$name" "$(grep -E '^(FAIL|error:|  ERROR|kunit [^ ]*: FAIL)' "$tmp/all.out" | head -n 2 | tr '\n' ' ') $(tail -n 1 "$tmp/all.out")"
 		fi
 	}
 	whole_run "test-all.sh passes on an empty cache with no git identity" "$tmp/new-cache" "$tmp/series-a"
