@@ -3,9 +3,10 @@
 # The userspace radix-tree harness on the patched tree: build every target
 # of tools/testing/radix-tree and run each of them, as many at a time as
 # there are CPUs: idr-test (which runs the IDA KUnit suite through
-# tools/testing/shared/kunit/test.h), multiorder, xarray, main and maple.  A pass is kept under a key of the tree, this
-# script and the compiler, so that a rerun on the same tree does not spend
-# minutes on main and maple again.
+# tools/testing/shared/kunit/test.h), multiorder, xarray, main and maple.
+# A pass is kept under a key of the tree, this script and the compiler, so
+# that a rerun on the same tree does not spend minutes on main and maple
+# again.
 #
 # Usage: radix-tree-test.sh [--working-tree]
 #   --working-tree  test the files as they are, uncommitted changes included,
