@@ -258,7 +258,8 @@ run_programs() {
 		(
 			t0=$(date +%s)
 			cd "$dir" && timeout "$limit" "./$prog" >"$prefix-$prog.log" 2>&1
-			echo "$prog $(elapsed "$t0") $?" >"$prefix-$prog.rc"
+			status=$?
+			echo "$prog $(elapsed "$t0") $status" >"$prefix-$prog.rc"
 		) &
 	done
 	wait

@@ -105,7 +105,7 @@ store=$CACHE/bisect-results
 mkdir -p "$store" || exit 1
 tools_id=$({ gcc --version; "$COMPILER" --version; sparse --version; } 2>&1 | sha256sum | cut -c1-16)
 row_key() {	# row_key COMMIT
-	{ echo "$tools_id"; sha256sum <"$0"; git -C "$SRC" rev-parse "$1^{tree}" "$1^^{tree}"; } |
+	{ echo "$tools_id"; cat "$0" "$REPO/scripts/lib.sh" | sha256sum; git -C "$SRC" rev-parse "$1^{tree}" "$1^^{tree}"; } |
 		sha256sum | cut -d' ' -f1
 }
 

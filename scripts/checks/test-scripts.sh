@@ -598,6 +598,11 @@ rc=$?
 check_that "radix-tree-test.sh on uncommitted changes: exit 2 (could not run), not 1 (a failure)" \
 	"exit $rc: $(tail -n 1 "$tmp/err")" \
 	test "$rc" = 2 -a "$(grep -c 'has uncommitted changes' "$tmp/err")" = 1
+# The harness checks read each program's exit code from run_programs.
+mkdir -p "$tmp/progs" && printf '#!/bin/sh\nexit 3\n' >"$tmp/progs/fails" &&
+	printf '#!/bin/sh\nexit 0\n' >"$tmp/progs/passes" && chmod +x "$tmp/progs/fails" "$tmp/progs/passes"
+check_that "run_programs gives each harness program's own exit code" "it does not: $(run_programs "$tmp/progs" "$tmp/progs/log" 10 fails passes | paste -s -d ' ')" \
+	test "$(run_programs "$tmp/progs" "$tmp/progs/log" 10 fails passes | cut -d' ' -f1,3 | paste -s -d ' ')" = "fails 3 passes 0"
 mkdir -p "$tmp/mut/lib"
 cp "$fake/lib/idr.c" "$tmp/mut/lib/idr.c" 2>/dev/null
 git -C "$SRC" show "$BRANCH:lib/idr.c" >"$tmp/mut/lib/idr.c" 2>/dev/null
