@@ -18,6 +18,11 @@ boots' results suite by suite, and writes into --out:
                 run), "hung", "panicked": booleans, "problems": [{"kind",
                 "message"}] for whatever went wrong beside failed cases,
                 "failed_cases", "expected_warnings"}
+  leg.json      what the leg is, for the reports: with --leg-arch, its name,
+                arch, kernel arch, compiler, build folder and kunitconfigs;
+                with --vmlinux and --qemu-config also the kernel's word size
+                and byte order (from vmlinux's ELF header) and the vCPUs
+                QEMU gives it (-smp)
 
 It prints one summary line and exits 0 only when every case passed or was
 skipped, at least one case ran, every --expect-suite ran, the boot
@@ -333,6 +338,31 @@ def worse(S, a, b):
 	return max(a, b, key=lambda s: rank.index(s) if s in rank else len(rank))
 
 
+def write_leg(args):
+	"""leg.json: what the leg is, when the caller says (--leg-arch)."""
+	if not args.leg_arch:
+		return
+	leg = {'name': args.arch, 'arch': args.leg_arch, 'linux_arch': args.linux_arch,
+	       'compiler': args.compiler, 'build_dir': args.build_dir,
+	       'kunitconfigs': [os.path.basename(c) for c in args.kunitconfig]}
+	if args.vmlinux:
+		try:
+			with open(args.vmlinux, 'rb') as f:
+				ident = f.read(6).ljust(6, b'\0')
+		except OSError:
+			ident = b''
+		elf = ident[:4] == b'\x7fELF'
+		leg['word_size'] = {1: 32, 2: 64}.get(ident[4]) if elf else None
+		leg['endianness'] = {1: 'little', 2: 'big'}.get(ident[5]) if elf else None
+	if args.qemu_config:
+		with open(args.qemu_config, encoding='utf-8') as f:
+			smp = re.search(r"'-smp',\s*'(\d+)'", f.read())
+		leg['vcpus'] = int(smp.group(1)) if smp else 1
+	os.makedirs(args.out, exist_ok=True)
+	with open(os.path.join(args.out, 'leg.json'), 'w', encoding='utf-8') as f:
+		json.dump(leg, f, indent=2)
+
+
 def phase_failure(args):
 	"""Results of a run that never booted: one failed case, the phase."""
 	os.makedirs(args.out, exist_ok=True)
@@ -380,8 +410,18 @@ def main():
 	ap.add_argument('--message', default='', help='with --failed-phase: what failed')
 	ap.add_argument('--timed-out', type=int, default=0,
 			help='the boot was killed after this many seconds')
+	leg = ap.add_argument_group('what the leg is (leg.json)')
+	leg.add_argument('--leg-arch', help='the arch of kunit/arches.tsv the leg runs on')
+	leg.add_argument('--linux-arch', default='', help="the kernel's ARCH")
+	leg.add_argument('--compiler', default='', help="the compiler's version line")
+	leg.add_argument('--build-dir', default='', help='the build folder')
+	leg.add_argument('--kunitconfig', action='append', default=[],
+			 help='a kunitconfig of the leg (repeatable)')
+	leg.add_argument('--vmlinux', help='the kernel that was booted')
+	leg.add_argument('--qemu-config', help='the QEMU config it was booted with')
 	args = ap.parse_args()
 
+	write_leg(args)
 	if args.failed_phase:
 		return phase_failure(args)
 	if not os.path.isdir(args.kunit_tool):

@@ -96,11 +96,11 @@ base_config=$build/allnoconfig-base.kunitconfig
 
 kunit=(python3 tools/testing/kunit/kunit.py)
 # What every kunit.py call gets besides its QEMU config.
-leg_args=(--build_dir "$build")
+leg_args=()
 for k in "${kunitconfigs[@]}"; do leg_args+=(--kunitconfig "$k"); done
 [ -z "$base" ] || leg_args+=(--kunitconfig "$base_config")
 [ -n "$CROSS" ] && leg_args+=(--cross_compile "$CROSS")
-common=("${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
+common=(--build_dir "$build" "${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
 # ccache for the kernel's objects and for the host tools (objtool, fixdep,
 # kconfig...) that a new build folder builds first.
 # The same variables go to kunit.py and to the plain make of a rebuild, so
@@ -112,7 +112,7 @@ cd "$SRC" || exit 1
 
 fail_phase() {	# fail_phase PHASE MESSAGE LOG
 	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch "$name" \
-		--out "$out" --log "$3" --failed-phase "$1" --message "$2" >&2
+		--out "$out" --log "$3" --failed-phase "$1" --message "$2" "${leg_info[@]}" >&2
 	exit 1
 }
 
@@ -133,25 +133,28 @@ want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
 	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"
 	 [ -z "$base" ] || cat "$REPO/kunit/allno-base.py"; } | sha256sum | cut -d' ' -f1)
 linux_arch=$LINUX_ARCH
-# What the leg is, for the reports (kunit/report.py).
-python3 - "$out/leg.json" "$name" "$arch" "$linux_arch" "$("$COMPILER" --version | head -n 1)" \
-	"$build" "${kunitconfigs[@]}" <<'PY' || die "cannot write $out/leg.json"
-import json, os, sys
-out, name, arch, linux_arch, compiler, build, *configs = sys.argv[1:]
-json.dump({'name': name, 'arch': arch, 'linux_arch': linux_arch, 'compiler': compiler,
-	   'build_dir': build, 'kunitconfigs': [os.path.basename(c) for c in configs]},
-	  open(out, 'w'), indent=2)
-PY
+# What the leg is, for the reports (kunit/report.py): results.py writes it
+# into leg.json with the leg's results, or with the phase that failed.
+leg_info=(--leg-arch "$arch" --linux-arch "$linux_arch" --build-dir "$build"
+	  --compiler "$("$COMPILER" --version | head -n 1)")
+for k in "${kunitconfigs[@]}"; do leg_info+=(--kunitconfig "$k"); done
 
 stamp_matches() {	# stamp_matches STAMP: made from what this run would use
 	[ "${IDA_KUNIT_REBUILD:-0}" = 0 ] && [ -f "$1" ] && [ -f "$build/.config" ] &&
 		[ "$(cat "$1")" = "$want $(sha256sum <"$build/.config" | cut -d' ' -f1)" ]
 }
-newer_than() {	# newer_than STAMP [find tests]: a file of the tree is newer
-	local stamp=$1
-	shift
-	[ -n "$(find "$SRC" \( -path "$SRC/.git" -o -path "$SRC/tools/testing/radix-tree" \) -prune \
-		-o -newer "$stamp" "$@" -print -quit)" ]
+# What changed in the tree, in one walk of it: "kconfig" for a Kconfig
+# file (or kconfig itself) newer than the configuration, "source" for any
+# file newer than the build.  The build stamp is never older than the
+# configuration stamp, so the walk only looks at files newer than the
+# latter.
+tree_changes() {
+	local built=$build_stamp
+	[ -f "$config_stamp" ] || { echo kconfig; return; }
+	[ -f "$built" ] || built=$config_stamp
+	find "$SRC" \( -path "$SRC/.git" -o -path "$SRC/tools/testing/radix-tree" \) -prune \
+		-o -newer "$config_stamp" \( \( -name 'Kconfig*' -o -path "$SRC/scripts/kconfig/*" \) \
+		-printf 'kconfig\n' -quit -o -newer "$built" -printf 'source\n' \) | sort -u
 }
 write_stamp() {	# write_stamp STAMP: made now, from this run's inputs, at $t_start
 	echo "$want $(sha256sum <"$build/.config" | cut -d' ' -f1)" >"$1.tmp" &&
@@ -160,8 +163,9 @@ write_stamp() {	# write_stamp STAMP: made now, from this run's inputs, at $t_sta
 
 t_start=$(date +%s.%N)
 t0=$(date +%s)
+changes=$(tree_changes)
 if stamp_matches "$config_stamp" && { [ -z "$base" ] || [ -f "$base_config" ]; } &&
-   ! newer_than "$config_stamp" \( -name 'Kconfig*' -o -path "$SRC/scripts/kconfig/*" \); then
+   [[ "$changes" != *kconfig* ]]; then
 	config_up_to_date=1
 else
 	config_up_to_date=0
@@ -186,7 +190,7 @@ t_config=$(elapsed "$t0")
 
 t0=$(date +%s)
 if [ "$config_up_to_date" = 1 ] && [ -f "$build/vmlinux" ] && stamp_matches "$build_stamp" &&
-   ! newer_than "$build_stamp"; then
+   [ -z "$changes" ]; then
 	info "kunit $name: the kernel in $build is up to date"
 	build_how="up to date"
 else
@@ -207,40 +211,32 @@ else
 	write_stamp "$build_stamp"
 fi
 t_build=$(elapsed "$t0")
-# What the kernel is, from the image itself (word size and byte order from
-# vmlinux's ELF header) and from the QEMU config (-smp): for the per-leg
-# table of kunit/report.py.
-python3 - "$out/leg.json" "$build/vmlinux" "$QEMU_CONFIG" <<'PY' || die "cannot update $out/leg.json"
-import json, re, sys
-out, vmlinux, qemu_config = sys.argv[1:]
-leg = json.load(open(out))
-with open(vmlinux, 'rb') as f:
-	ident = f.read(6).ljust(6, b'\0')
-leg['word_size'] = {1: 32, 2: 64}.get(ident[4]) if ident[:4] == b'\x7fELF' else None
-leg['endianness'] = {1: 'little', 2: 'big'}.get(ident[5]) if ident[:4] == b'\x7fELF' else None
-smp = re.search(r"'-smp',\s*'(\d+)'", open(qemu_config).read())
-leg['vcpus'] = int(smp.group(1)) if smp else 1
-json.dump(leg, open(out, 'w'), indent=2)
-PY
 
-# Two boots: the cases of normal speed (kernel.log), then the ones KUnit's
+# Two boots: the cases of normal speed (kernel.log) and the ones KUnit's
 # speed attribute marks slow (kernel-slow.log), so that the first boot is
 # what a default run shows and the slow cases (long runs, the exhaustive
-# bad-free sweep with its 128 warnings) still run, on their own.  Extra
-# kunit.py arguments with a filter of their own get one boot with it.
+# bad-free sweep with its 128 warnings) still run, on their own.  The two
+# QEMUs run side by side, each with the vCPUs of the QEMU config: a boot
+# leaves the machine's CPUs idle most of its time (start-up, the serial
+# cases), and kunit.py writes a boot's log into its build folder, so the
+# slow boot gets a folder of its own that links to the build's files.
+# Extra kunit.py arguments with a filter of their own get one boot with it.
 # kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
 # backstop in case kunit.py itself gets stuck.
-boot() {	# boot SUFFIX [kunit.py exec arguments]: writes kernel$SUFFIX.log
-	local suffix=$1 t0 t
-	shift
+boot() {	# boot SUFFIX FOLDER [kunit.py exec arguments]: console$SUFFIX.log
+	local suffix=$1 dir=$2 t0
+	shift 2
 	t0=$(date +%s)
-	rm -f "$build/test.log"
-	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec "${boot_common[@]}" \
+	rm -f "$dir/test.log" "$dir/.ida-kunit-boot-time"
+	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec --build_dir "$dir" "${boot_args[@]}" \
 		--timeout "$QEMU_TIMEOUT" --raw_output=all "$@" "${extra[@]}" \
 		>"$out/console$suffix.log" 2>&1
-	t=$(elapsed "$t0")
-	t_run=$((t_run + t))
-	cp "$build/test.log" "$out/kernel$suffix.log" 2>/dev/null ||
+	elapsed "$t0" >"$dir/.ida-kunit-boot-time"
+}
+boot_log() {	# boot_log SUFFIX FOLDER: kernel$SUFFIX.log, and whether the boot ran out of time
+	local suffix=$1 dir=$2 t
+	t=$(cat "$dir/.ida-kunit-boot-time" 2>/dev/null) || t=0
+	cp "$dir/test.log" "$out/kernel$suffix.log" 2>/dev/null ||
 		cp "$out/console$suffix.log" "$out/kernel$suffix.log"
 	logs+=(--log "$out/kernel$suffix.log")
 	if [ "$t" -ge "$QEMU_TIMEOUT" ] || grep -q "timed out after" "$out/console$suffix.log"; then
@@ -251,7 +247,7 @@ boot() {	# boot SUFFIX [kunit.py exec arguments]: writes kernel$SUFFIX.log
 # initramfs, its init, and "--" at the end of the command line, so that
 # kunit.py's kunit_shutdown=reboot goes to init as an argument and the kernel
 # runs init after the suites.
-boot_common=("${common[@]}")
+boot_args=("${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
 if [ -n "$leak_scan" ]; then
 	scan=$build/leak-scan
 	{ rm -rf "$scan" && mkdir -p "$scan/root"; } || die "cannot create $scan"
@@ -266,21 +262,33 @@ if [ -n "$leak_scan" ]; then
 	  printf '\tkernel_command_line=QEMU_ARCH.kernel_command_line + %s,\n' "' rdinit=/leak-scan --'"
 	  printf '\textra_qemu_params=QEMU_ARCH.extra_qemu_params + [%s, %s])\n' "'-initrd'" "'$scan/initrd.cpio'"
 	} >"$scan/qemu_config.py" || die "cannot write $scan/qemu_config.py"
-	boot_common=("${leg_args[@]}" --qemu_config "$scan/qemu_config.py")
+	boot_args=("${leg_args[@]}" --qemu_config "$scan/qemu_config.py")
 fi
 
-t_run=0
+t0=$(date +%s)
 timed_out=0
 logs=()
 if [[ " ${extra[*]}" == *" --filter"* ]]; then
-	boot ""
+	boot "" "$build"
+	boot_log "" "$build"
 else
-	boot "" --filter "speed>slow"
-	[ "$timed_out" = 0 ] && boot -slow --filter "speed<=slow"
+	slow_dir=$build/.ida-kunit-slow-boot
+	{ rm -rf "$slow_dir" && mkdir "$slow_dir" && ln -s "$build"/* "$build/.config" "$slow_dir/" &&
+	  rm -f "$slow_dir/test.log"; } || die "cannot make the slow boot's folder $slow_dir"
+	boot -slow "$slow_dir" --filter "speed<=slow" &
+	boot "" "$build" --filter "speed>slow"
+	wait $!
+	boot_log "" "$build"
+	boot_log -slow "$slow_dir"
 fi
+t_run=$(elapsed "$t0")
 
+# leg.json gets what the kernel is: word size and byte order from vmlinux's
+# ELF header, the vCPUs from the QEMU config, for the per-leg table of
+# kunit/report.py.
 args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
-      --arch "$name" --timed-out "$timed_out")
+      --arch "$name" --timed-out "$timed_out"
+      "${leg_info[@]}" --vmlinux "$build/vmlinux" --qemu-config "$QEMU_CONFIG")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 [ -n "$leak_scan" ] && args+=(--expect-leak-scan)
 # The CPUs QEMU gives the guest (-smp in the QEMU config) must all come up.

@@ -88,21 +88,10 @@ results() {
 	fi
 }
 
-# The tests that apply and export series work on a worktree and branch of
-# their own, made afresh for this run and removed after it, so that the
-# patched tree (and the incremental builds that depend on its files' times)
-# is left alone and no earlier run's state is read.
-scratch=$tmp/scratch-tree
-tree=$SRC
-git -C "$SRC" worktree add -q --detach "$scratch" "$PRISTINE_TAG" || exit 1
-git -C "$SRC" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1
-trap 'git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest-$$ IDA_KUNIT_RESULTS=$tmp/results
-SRC=$scratch BRANCH=ida-kunit-selftest-$$
-
 # --- the whole default check on a new machine --------------------------------
 # It runs beside the other sections (it needs none of their state and they
-# none of its), in a subshell of its own: its TAP lines go to a file that is
+# none of its, not even their worktree, which it starts before), in a
+# subshell of its own: its TAP lines go to a file that is
 # numbered into this script's output at the end (relay_tap), and a last
 # line says that it ran to its end.
 whole_default_check() {
@@ -235,10 +224,24 @@ whole_default_check() {
 	else
 		ok "test-all.sh fails when the scripts' own tests exit non-zero"
 	fi
+	section "the whole default check: done"
 	echo "# whole default check: done"
 }
 whole_default_check >"$tmp/whole.tap" 2>"$tmp/whole.err" &
 whole_pid=$!
+
+# The tests that apply and export series work on a worktree and branch of
+# their own, made afresh for this run and removed after it, so that the
+# patched tree (and the incremental builds that depend on its files' times)
+# is left alone and no earlier run's state is read.
+scratch=$tmp/scratch-tree
+tree=$SRC
+git -C "$SRC" worktree add -q --detach "$scratch" "$PRISTINE_TAG" || exit 1
+git -C "$SRC" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1
+trap 'git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest-$$ IDA_KUNIT_RESULTS=$tmp/results
+SRC=$scratch BRANCH=ida-kunit-selftest-$$
+
 
 # --- bad input ---------------------------------------------------------
 section "bad input"
@@ -357,7 +360,8 @@ fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its ex
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	echo "$rc" "$(paste -s -d " " "$calls" 2>/dev/null)"
+	# The two boots run side by side: either may come first.
+	echo "$rc" "$(paste -s -d " " "$calls" 2>/dev/null | sed 's/exec-slow exec$/exec exec-slow/')"
 }
 expect_calls() {	# expect_calls NAME WANT GOT
 	if [ "$3" = "$2" ]; then ok "$1"; else not_ok "$1" "exit code and calls '$3', wanted '$2'"; fi
@@ -369,6 +373,14 @@ if grep -qE "build [0-9]+s \(up to date\)" "$tmp/err"; then
 else
 	not_ok "a rerun says the kernel is up to date" "$(tail -n 1 "$tmp/err")"
 fi
+leg_json_ok() {	# leg_json_ok [VCPUS]: the last leg's leg.json says what it ran (and on how many vCPUs)
+	python3 -c 'import json, sys
+l = json.load(open(sys.argv[1]))
+sys.exit(0 if l["name"] == l["arch"] == "x86_64" and l["compiler"] and
+	 l["kunitconfigs"][0] == "fake.kunitconfig" and
+	 (len(sys.argv) < 3 or l["vcpus"] == int(sys.argv[2])) else 1)' "$tmp/fake-results/x86_64/leg.json" "$@"
+}
+check_that "its leg.json says what the leg is" "it does not" leg_json_ok 2
 echo "int y;" >>"$fake/lib/idr.c"
 expect_calls "an edited source file is rebuilt with make alone" "0 make exec exec-slow" "$(fake_run)"
 echo "	bool" >>"$fake/lib/Kconfig"
@@ -378,6 +390,7 @@ expect_calls "a changed kunitconfig is reconfigured" "0 config build exec exec-s
 expect_calls "IDA_KUNIT_REBUILD=1 reconfigures" "0 config build exec exec-slow" "$(fake_run IDA_KUNIT_REBUILD=1)"
 touch "$fake/lib/idr.c"
 expect_calls "a failed build fails the run" "1 make" "$(fake_run FAKE_KUNIT_BUILD_FAIL=1)"
+check_that "and leg.json still says what the leg is" "it does not" leg_json_ok
 expect_calls "after a failed build the next run builds again" "0 make exec exec-slow" "$(fake_run)"
 expect_calls "and the one after only boots" "0 exec exec-slow" "$(fake_run)"
 
@@ -390,6 +403,10 @@ c = json.load(open(sys.argv[1]))
 sys.exit(0 if c["passed"] > 0 and c["skipped"] > 0 else 1)' "$tmp/fake-results/x86_64/counts.json"
 check_that "and its log is kept beside the first one's" "it is not" \
 	test -s "$tmp/fake-results/x86_64/kernel-slow.log"
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "each boot's log is its own, though the two run side by side" "a log has the other boot's output" \
+	sh -c 'grep -q "# SKIP" "$1" && ! grep -q "# SKIP" "$2"' - \
+	"$tmp/fake-results/x86_64/kernel-slow.log" "$tmp/fake-results/x86_64/kernel.log"
 expect_calls "a failure in the slow boot fails the leg" "1 exec exec-slow" \
 	"$(fake_run FAKE_KUNIT_SLOW_LOG="$FIX/fail.log")"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \

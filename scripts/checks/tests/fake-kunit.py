@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 # A stand-in for tools/testing/kunit/kunit.py, for scripts/checks/test-scripts.sh.
-# Every call is recorded in the build folder's calls.log; "config" writes a
+# Every call is recorded in the build folder's calls.log (for a boot from a
+# folder whose .config links to a build's, in that build's); "config" writes a
 # .config from the kunitconfigs, "build" makes a vmlinux (or fails if
 # FAKE_KUNIT_BUILD_FAIL is set), "exec" prints the log in FAKE_KUNIT_LOG or,
 # without it, a passing KTAP run of one case per suite the kunitconfigs name
@@ -9,7 +10,9 @@
 # start) it prints nothing until --timeout has passed.  The boot of the slow
 # cases (--filter "speed<=slow") prints FAKE_KUNIT_SLOW_LOG, or a run of no
 # case at all.  A boot whose QEMU config runs the leak-scan init ends with
-# that init's line for a scan that found nothing.
+# that init's line for a scan that found nothing.  A boot's output also goes
+# to test.log in the folder it was given, as kunit.py's does.
+import atexit
 import os
 import sys
 import time
@@ -20,7 +23,8 @@ build = args[args.index('--build_dir') + 1]
 kunitconfigs = [args[i + 1] for i, a in enumerate(args) if a == '--kunitconfig']
 slow = cmd == 'exec' and '--filter' in args and args[args.index('--filter') + 1] == 'speed<=slow'
 os.makedirs(build, exist_ok=True)
-with open(os.path.join(build, 'calls.log'), 'a') as f:
+with open(os.path.join(os.path.dirname(os.path.realpath(os.path.join(build, '.config'))),
+		       'calls.log'), 'a') as f:
 	f.write(('exec-slow' if slow else cmd) + '\n')
 if cmd == 'config':
 	with open(os.path.join(build, '.config'), 'w') as out:
@@ -33,27 +37,34 @@ elif cmd == 'build':
 		sys.exit(1)
 	open(os.path.join(build, 'vmlinux'), 'w').close()
 elif cmd == 'exec':
+	test_log = open(os.path.join(build, 'test.log'), 'w')
+	atexit.register(test_log.close)
+
+	def emit(*line):	# the boot's output, on stdout and in test.log
+		text = ' '.join(str(w) for w in line) + '\n'
+		sys.stdout.write(text)
+		test_log.write(text)
+
 	# What a kernel with QEMU's two vCPUs says (run-kunit.sh checks it).
-	print('smp: Brought up 1 node, 2 CPUs')
+	emit('smp: Brought up 1 node, 2 CPUs')
 	qemu_config = args[args.index('--qemu_config') + 1] if '--qemu_config' in args else ''
 	if qemu_config and 'rdinit=/leak-scan' in open(qemu_config).read():
-		import atexit
-		atexit.register(print, 'leak-scan: kmemleak done: 0 unreferenced objects')
+		atexit.register(emit, 'leak-scan: kmemleak done: 0 unreferenced objects')
 	if '--qemu_args=-S' in args:
 		time.sleep(float(args[args.index('--timeout') + 1]) + 1)
-		print('[fake] QEMU timed out after the limit')
+		emit('[fake] QEMU timed out after the limit')
 		sys.exit(1)
 	if slow:
 		if os.environ.get('FAKE_KUNIT_SLOW_LOG'):
 			with open(os.environ['FAKE_KUNIT_SLOW_LOG']) as f:
-				sys.stdout.write(f.read())
+				emit(f.read().rstrip('\n'))
 		else:
-			print('KTAP version 1')
-			print('1..0')
+			emit('KTAP version 1')
+			emit('1..0')
 		sys.exit(0)
 	if os.environ.get('FAKE_KUNIT_LOG'):
 		with open(os.environ['FAKE_KUNIT_LOG']) as f:
-			sys.stdout.write(f.read())
+			emit(f.read().rstrip('\n'))
 		sys.exit(0)
 	suites = []
 	for k in kunitconfigs:
@@ -61,11 +72,11 @@ elif cmd == 'exec':
 			for line in f:
 				if line.startswith('# suites:'):
 					suites += line.split(':', 1)[1].split()
-	print('KTAP version 1')
-	print(f'1..{len(suites)}')
+	emit('KTAP version 1')
+	emit(f'1..{len(suites)}')
 	for n, suite in enumerate(suites, 1):
-		print('    KTAP version 1')
-		print(f'    # Subtest: {suite}')
-		print('    1..1')
-		print(f'    ok 1 {suite}_fake_case')
-		print(f'ok {n} {suite}')
+		emit('    KTAP version 1')
+		emit(f'    # Subtest: {suite}')
+		emit('    1..1')
+		emit(f'    ok 1 {suite}_fake_case')
+		emit(f'ok {n} {suite}')
