@@ -216,10 +216,11 @@ t_build=$(elapsed "$t0")
 # speed attribute marks slow (kernel-slow.log), so that the first boot is
 # what a default run shows and the slow cases (long runs, the exhaustive
 # bad-free sweep with its 128 warnings) still run, on their own.  The two
-# QEMUs run side by side, each with the vCPUs of the QEMU config: a boot
-# leaves the machine's CPUs idle most of its time (start-up, the serial
-# cases), and kunit.py writes a boot's log into its build folder, so the
-# slow boot gets a folder of its own that links to the build's files.
+# QEMUs run side by side, each with the vCPUs of the QEMU config: neither
+# keeps the machine's CPUs busy all its time (QEMU's start-up, the kernel's
+# boot, the cases that run on one CPU), so together they take less than
+# one after the other.  kunit.py writes a boot's log into its build folder:
+# the slow boot gets a folder of its own that links to the build's files.
 # Extra kunit.py arguments with a filter of their own get one boot with it.
 # kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
 # backstop in case kunit.py itself gets stuck.
