@@ -89,11 +89,11 @@ results() {
 }
 
 # --- the whole default check on a new machine --------------------------------
-# It runs beside the other sections (it needs none of their state and they
-# none of its, not even their worktree, which it starts before), in a
-# subshell of its own: its TAP lines go to a file that is
-# numbered into this script's output at the end (relay_tap), and a last
-# line says that it ran to its end.
+# It runs beside the other sections (it needs none of their state, not even
+# their worktree, which it starts before, and they none of its), in a
+# subshell of its own: its TAP lines go to a file that is numbered into this
+# script's output at the end (relay_tap), and a last line says that it ran
+# to its end.
 whole_default_check() {
 	trap - EXIT
 	scr=$tmp/whole
@@ -241,7 +241,6 @@ git -C "$SRC" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1
 trap 'git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest-$$ IDA_KUNIT_RESULTS=$tmp/results
 SRC=$scratch BRANCH=ida-kunit-selftest-$$
-
 
 # --- bad input ---------------------------------------------------------
 section "bad input"
