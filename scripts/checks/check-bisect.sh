@@ -97,8 +97,8 @@ setup() {
 }
 
 # The results store: a patch's row is kept under a key made of everything
-# the row depends on (the tree before and after the patch, this script,
-# the compilers and sparse), so that a patch whose tree is unchanged is not
+# the row depends on (the tree before and after the patch, this script and
+# scripts/lib.sh, the compilers and sparse), so that a patch whose tree is unchanged is not
 # built again, and an edited patch (or any patch after it, whose tree
 # changes with it) always is.  Only passing rows are kept.
 store=$CACHE/bisect-results

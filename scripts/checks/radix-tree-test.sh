@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The userspace radix-tree harness on the patched tree: build every target
-# of tools/testing/radix-tree and run each of them, as many at a time as
-# there are CPUs: idr-test (which runs the IDA KUnit suite through
-# tools/testing/shared/kunit/test.h), multiorder, xarray, main and maple.
-# A pass is kept under a key of the tree, this script and the compiler, so
-# that a rerun on the same tree does not spend minutes on main and maple
-# again.
+# of tools/testing/radix-tree and run each of them: idr-test (which runs the
+# IDA KUnit suite through tools/testing/shared/kunit/test.h), multiorder,
+# xarray and maple as many at a time as there are CPUs, then main on its
+# own.  A pass is kept under a key of the tree, this script, scripts/lib.sh
+# (which runs the programs) and the compiler, so that a rerun on the same
+# tree does not spend minutes on main and maple again.
 #
 # Usage: radix-tree-test.sh [--working-tree]
 #   --working-tree  test the files as they are, uncommitted changes included,
@@ -51,7 +51,7 @@ while read -r prog secs rc; do
 		echo "radix-tree: $prog FAILED (see $RESULTS/radix-tree-$prog.log)" >&2
 	fi
 	times+=("$prog ${secs}s")
-done < <(run_programs "$dir" "$RESULTS/radix-tree" 1800 maple idr-test xarray multiorder &&
+done < <(run_programs "$dir" "$RESULTS/radix-tree" 1800 maple idr-test xarray multiorder
 	 run_programs "$dir" "$RESULTS/radix-tree" 1800 main)
 [ ${#failed[@]} -eq 0 ] || die "radix-tree: ${failed[*]} failed"
 [ -n "$working" ] || { mkdir -p "$store" && echo "${times[*]}" >"$store/$key"; }
