@@ -13,7 +13,9 @@ boots' results suite by suite, and writes into --out:
                 case (per parameter for parameterised cases), failures and
                 crashes with their messages, skips with their reasons
   summary.txt   kunit_tool's human-readable report
-  counts.json   {"passed": N, "failed": N, "skipped": N, "verdict": "PASS" or
+  counts.json   {"passed": N, "failed": N, "skipped": N, "not_run": N (the
+                cases of a suite's plan after the one the kernel stopped in,
+                which count as one failure with it), "verdict": "PASS" or
                 "FAIL", "phase": the phase the leg reached (config, build,
                 run), "hung", "panicked": booleans, "problems": [{"kind",
                 "message"}] for whatever went wrong beside failed cases,
@@ -39,12 +41,16 @@ import xml.etree.ElementTree as ET
 
 # printk could not keep up: what the log reader sees is incomplete.
 DROPPED_RE = re.compile(r'\*\* (\d+) printk messages dropped \*\*')
-PANIC_RE = re.compile(r'Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer')
+PANIC_RE = re.compile(r'Kernel panic - not syncing')
+# A report after which the kernel killed the task that made it (an Oops):
+# the kernel may go on, and KUnit report the case, or not.
+OOPS_RE = re.compile(r'kernel BUG at|\bBUG: kernel NULL pointer|\bOops: |general protection fault|'
+		     r'Unable to handle kernel')
 
 # Reports the kernel prints when something went wrong, whether or not a
 # test case noticed.
 SPLAT_RE = re.compile(
-	r'WARNING: |BUG: |kernel BUG at|Oops|general protection fault|'
+	r'\bWARNING: |\bBUG: |kernel BUG at|\bOops\b|general protection fault|'
 	r'Unable to handle kernel|Kernel panic|-\[ cut here \]-|'
 	r'possible recursive locking|inconsistent lock state|'
 	r'circular locking dependency|lock held when returning|'
@@ -84,6 +90,9 @@ def read_log(lines):
 					 f'expected-warnings window: {warning[:200]}'))
 		m = EXPECT_BEGIN_RE.search(text)
 		if m:
+			if case is not None:
+				problems.append(('warnings', f'{case}: expected warnings never ended '
+						 f'(the next window, {m.group(1)}\'s, began)'))
 			case, want, text_wanted, seen = m.group(1), int(m.group(2)), m.group(3), 0
 			message = None
 			continue
@@ -277,14 +286,81 @@ def leak_scan_problems(logs, boots):
 			if 'leak-scan: ' not in line:
 				continue
 			msg = line.split('leak-scan: ', 1)[1].strip()
-			if LEAK_SCAN_DONE_RE.search(line):
+			m = LEAK_SCAN_DONE_RE.search(line)
+			if m:
 				done = True
+				if int(m.group(1)):
+					problems.append(('leak', f'kmemleak: {m.group(1)} unreferenced objects '
+							 f'in {os.path.basename(log)}'))
 			elif msg.startswith('unreferenced object'):
 				problems.append(('leak', f'kmemleak: {msg}'))
 			elif msg.startswith('error:'):
 				problems.append(('leak-scan', msg))
 		if not done:
 			problems.append(('leak-scan', f'the leak scan did not finish in {os.path.basename(log)}'))
+	return problems
+
+
+# linux_banner as init/version-timestamp.c builds it; "%s version %s" is
+# linux_proc_banner, a format.
+BANNER_RE = re.compile(rb'Linux version [^\x00\n%]*#[^\x00\n]*\n')
+
+
+def built_banner(path):
+	"""The Linux version banner of the kernel image at path (vmlinux), as
+	the kernel prints it at boot, or None."""
+	try:
+		with open(path, 'rb') as f:
+			m = BANNER_RE.search(f.read())
+	except OSError:
+		return None
+	return m.group(0).decode('utf-8', 'replace').strip() if m else None
+
+
+def banner_short(banner):
+	"""The release and the version (#N, options, date) of a banner, without
+	who built it with what."""
+	words = banner.split()
+	release = words[2] if len(words) > 2 else banner
+	at = banner.rfind(') #')
+	return f'{release} {banner[at + 2:]}' if at >= 0 else banner[:160]
+
+
+def banner_problems(logs, boots, image):
+	"""Every boot must print the banner of the kernel that was built: a
+	boot of an older image (a stale object in the boot image, a folder
+	another run rebuilt) says another version, or another build's #N and
+	date."""
+	want = built_banner(image)
+	if want is None:
+		return [('stale-kernel', f'no Linux version banner in {image}: cannot tell what was built')]
+	problems = []
+	for log, boot in zip(logs, boots):
+		said = [TIME_RE.sub('', line).strip() for line in boot if 'Linux version ' in line]
+		said = [t[t.index('Linux version '):] for t in said]
+		name = os.path.basename(log)
+		if not said:
+			problems.append(('stale-kernel', f'{name}: no Linux version banner: the kernel did not boot'))
+		elif want not in said:
+			problems.append(('stale-kernel', f'booted a kernel other than the one built: {name} says '
+					 f'"{banner_short(said[0])}", {os.path.basename(image)} '
+					 f'"{banner_short(want)}"'))
+	return problems
+
+
+def boot_problems(logs, boots, kunit_parser):
+	"""Every boot must run cases of its own: a leg boots once per set of
+	cases (those of normal speed, the slow ones), and a boot that printed
+	nothing, or no result, ran none of its set."""
+	problems = []
+	for log, boot in zip(logs, boots):
+		name = os.path.basename(log)
+		if not boot:
+			problems.append(('no-tests', f'{name}: the boot left no log'))
+			continue
+		root = kunit_parser.parse_run_tests(boot)
+		if not list(leaves(root)):
+			problems.append(('no-tests', f'{name}: the boot ran no test'))
 	return problems
 
 
@@ -404,6 +480,9 @@ def main():
 	ap.add_argument('--expect-cpus', type=int, default=0, metavar='N',
 			help='every boot brings up N CPUs ("smp: Brought up ... N CPUs"): '
 			     'fewer, or no such line when N > 1, fails the run')
+	ap.add_argument('--expect-banner-of', metavar='IMAGE',
+			help='every boot prints the Linux version banner of IMAGE (the vmlinux '
+			     'that was built): another banner, or none, fails the run')
 	ap.add_argument('--failed-phase', metavar='PHASE',
 			help='the run stopped before booting: PHASE (config, build) failed, '
 			     'with --message; --log is that phase\'s log')
@@ -459,21 +538,30 @@ def main():
 		roots = [kunit_parser.parse_run_tests(boot) for boot in boots if boot]
 		root = merge_boots(kunit_parser, roots)
 
+	# The leaves first: that names the cases that never reported, in
+	# results.json as in junit.xml.
+	leaf_list = list(leaves(root))
 	metadata = kunit_json.Metadata(arch=args.arch, build_dir='', def_config='kunit')
 	with open(os.path.join(args.out, 'results.json'), 'w', encoding='utf-8') as f:
 		f.write(kunit_json.get_json_result(root, metadata))
 
 	names = {s: s.name for s in kunit_parser.TestStatus}
-	leaf_list = list(leaves(root))
-	counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+	counts = {'passed': 0, 'failed': 0, 'skipped': 0, 'not_run': 0}
 	failed_cases = []
+	crashed_suites = set()
 	for suite, case, test in leaf_list:
 		status = names[test.status]
 		if status == 'SUCCESS':
 			counts['passed'] += 1
 		elif status == 'SKIPPED':
 			counts['skipped'] += 1
+		elif case.endswith(' never reported') and suite in crashed_suites:
+			# After the case the kernel stopped in, the rest of the
+			# suite's plan never ran: one crash, not one per case.
+			counts['not_run'] += 1
 		else:
+			if case.endswith(' never reported'):
+				crashed_suites.add(suite)
 			counts['failed'] += 1
 			failed_cases.append(f'{suite}.{case} ({status.lower()})')
 
@@ -488,8 +576,17 @@ def main():
 		problems.extend(leak_scan_problems(args.log, boots))
 	if args.expect_cpus > 1:
 		problems.extend(smp_problems(args.log, boots, args.expect_cpus))
+	if args.expect_banner_of:
+		problems.extend(banner_problems(args.log, boots, args.expect_banner_of))
+	if len(args.log) > 1:
+		with open(os.devnull, 'w', encoding='utf-8') as devnull:
+			kunit_parser.stdout = kunit_printer.Printer(devnull)
+			kunit_printer.stdout = kunit_parser.stdout
+			problems.extend(boot_problems(args.log, boots, kunit_parser))
 	if PANIC_RE.search(text):
 		problems.append(('panic', 'the kernel panicked'))
+	elif OOPS_RE.search(text):
+		problems.append(('oops', 'the kernel oopsed: ' + OOPS_RE.search(text).group(0)))
 	if not leaf_list:
 		problems.append(('no-tests', 'no test ran'))
 	if root.counts.errors:
@@ -523,7 +620,8 @@ def main():
 	for _, m in problems:
 		print(f'  ERROR  {m}')
 	print(f'kunit {args.arch}: {verdict}: {counts["passed"]} passed, '
-	      f'{counts["failed"]} failed, {counts["skipped"]} skipped '
+	      f'{counts["failed"]} failed, {counts["skipped"]} skipped'
+	      f'{", " + str(counts["not_run"]) + " not run" if counts["not_run"] else ""} '
 	      f'(suites: {", ".join(sorted(ran)) or "none"}; '
 	      f'{expected_warnings} expected warnings)')
 	return 0 if ok else 1

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Distro tree -> patched tree: reset branch ida-kunit to the pristine tag and
-# git am every patch of kernel-patches/linux-$IDA_KUNIT_TREE/series, in order.
+# Distro tree -> patched tree: reset branch ida-kunit to the pristine tag, git
+# am the tree fixes of kernel-patches/linux-$IDA_KUNIT_TREE-fixes/series (tag
+# tree-fixes: the base) and every patch of
+# kernel-patches/linux-$IDA_KUNIT_TREE/series, in order.
 # A patch that does not apply is named, the git am is aborted, and the tree is
 # left on the pristine source with nothing half-applied.
 # When the tree already holds exactly this series nothing is done, unless
@@ -43,6 +45,11 @@ git checkout -q -f -B "$BRANCH" "$PRISTINE_TAG" || die "cannot check out $PRISTI
 # the caller chose to discard).
 git clean -q -f -d -x || die "cannot clean $SRC"
 
+# The tree fixes first (lib.sh), the base the series applies to.
+if ! ( apply_fixes "$SRC" ) || ! git tag -f "$BASE_TAG" HEAD >/dev/null; then
+	git checkout -q -f -B "$BRANCH" "$PRISTINE_TAG"
+	exit 1
+fi
 # The committer is the scripts' identity (lib.sh), the authors the patches'.
 for p in "${patches[@]}"; do
 	if ! out=$(git am -q --keep-cr "$PATCHES/$p" 2>&1); then

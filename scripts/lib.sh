@@ -43,6 +43,12 @@ JOBS=${IDA_KUNIT_JOBS:-$(nproc)}
 QEMU_TIMEOUT=${IDA_KUNIT_TIMEOUT:-300}
 BRANCH=${IDA_KUNIT_BRANCH:-ida-kunit}
 PRISTINE_TAG=pristine
+# Fixes to the distro tree that are not the series' (a folder beside the
+# series, "<series folder>-fixes", with a series file of its own): applied
+# on the pristine source first, the result tagged BASE_TAG, and the series
+# on top.  Every leg and the userspace harness build that base.
+FIXES=$(abspath "${IDA_KUNIT_FIXES:-$PATCHES-fixes}")
+BASE_TAG=tree-fixes
 PKG=linux-source-$TREE_VERSION
 # The distro tree: Debian's tarball, or (for the scripts' own tests) a
 # stand-in given with IDA_KUNIT_TARBALL.
@@ -130,6 +136,29 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/series" | grep -v '^$' || true
 }
 
+# fixes_patches: the patch files of the tree fixes, in order (none when the
+# folder has no series file).
+fixes_patches() {
+	[ -f "$FIXES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$FIXES/series" | grep -v '^$' || true
+}
+
+# apply_fixes TREE: git am the tree fixes onto TREE (checked out at the
+# pristine source), with the committer date of each its author date, so
+# that the base has the same commit on every machine.  A fix that does
+# not apply is named, and the git am is aborted.
+apply_fixes() {
+	local tree=$1 p out
+	while read -r p; do
+		[ -f "$FIXES/$p" ] || die "${FIXES#"$REPO"/}/series lists $p, which does not exist"
+		if ! out=$(git -C "$tree" am -q --keep-cr --committer-date-is-author-date "$FIXES/$p" 2>&1); then
+			git -C "$tree" am --abort >/dev/null 2>&1
+			echo "$out" | grep -E '^(error|Patch failed)' | head -n 3 >&2
+			die "tree fix $p does not apply to linux-$TREE_VERSION"
+		fi
+	done < <(fixes_patches)
+}
+
 # The series as applied: a hash of the series file and its patches.  The tree
 # records it with the commit it gave (series_stamp_file), so that a rerun
 # with an unchanged series and tree re-applies nothing and the build stays
@@ -137,7 +166,14 @@ series_patches() {
 series_hash() {
 	local p files=(series)
 	while read -r p; do files+=("$p"); done < <(series_patches)
-	(cd "$PATCHES" && cat "${files[@]}") | sha256sum | cut -d' ' -f1
+	{
+		(cd "$PATCHES" && cat "${files[@]}")
+		if [ -f "$FIXES/series" ]; then
+			files=(series)
+			while read -r p; do files+=("$p"); done < <(fixes_patches)
+			(cd "$FIXES" && cat "${files[@]}")
+		fi
+	} | sha256sum | cut -d' ' -f1
 }
 
 series_stamp_file() {
@@ -234,10 +270,21 @@ scratch_worktree() {
 # preprocessor run makes a build with ccache slower than one without it;
 # in depend mode it costs nothing (scripts/tools/build-profile.sh times a
 # build without ccache, to compare).
+# What may be cached: an object is keyed on its source, flags and headers,
+# so a source that embeds another file (.incbin) may not be: the compiler
+# goes through scripts/ccache-cc, which compiles such a source without
+# ccache.  Every caller writes "CC=$CCACHE_CC <compiler>": the wrapper is
+# copied to the cache folder ($CACHE/bin/ccache-cc), so that the command
+# lines Kbuild records are the same from every clone of this repository.
 use_ccache() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$CACHE CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 	export CCACHE_DEPEND=1
-	mkdir -p "$CCACHE_DIR" || die "cannot create $CCACHE_DIR"
+	mkdir -p "$CCACHE_DIR" "$CACHE/bin" || die "cannot create $CCACHE_DIR"
+	CCACHE_CC=$CACHE/bin/ccache-cc
+	if ! cmp -s "$REPO/scripts/ccache-cc" "$CCACHE_CC"; then
+		{ cp "$REPO/scripts/ccache-cc" "$CCACHE_CC.$$" && chmod +x "$CCACHE_CC.$$" &&
+		  mv -f "$CCACHE_CC.$$" "$CCACHE_CC"; } || die "cannot install $CCACHE_CC"
+	fi
 }
 
 elapsed() {

@@ -105,7 +105,7 @@ common=(--build_dir "$build" "${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
 # kconfig...) that a new build folder builds first.
 # The same variables go to kunit.py and to the plain make of a rebuild, so
 # that both build the same objects.
-make_vars=("CC=ccache $COMPILER" "HOSTCC=ccache gcc")
+make_vars=("CC=$CCACHE_CC $COMPILER" "HOSTCC=$CCACHE_CC gcc")
 make_opts=()
 for v in "${make_vars[@]}"; do make_opts+=(--make_options "$v"); done
 cd "$SRC" || exit 1
@@ -130,7 +130,7 @@ fail_phase() {	# fail_phase PHASE MESSAGE LOG
 config_stamp=$build/.ida-kunit-configured
 build_stamp=$build/.ida-kunit-built
 want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
-	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG"
+	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG" "$REPO/scripts/ccache-cc"
 	 [ -z "$base" ] || cat "$REPO/kunit/allno-base.py"; } | sha256sum | cut -d' ' -f1)
 linux_arch=$LINUX_ARCH
 # What the leg is, for the reports (kunit/report.py): results.py writes it
@@ -289,7 +289,8 @@ t_run=$(elapsed "$t0")
 # kunit/report.py.
 args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
       --arch "$name" --timed-out "$timed_out"
-      "${leg_info[@]}" --vmlinux "$build/vmlinux" --qemu-config "$QEMU_CONFIG")
+      "${leg_info[@]}" --vmlinux "$build/vmlinux" --qemu-config "$QEMU_CONFIG"
+      --expect-banner-of "$build/vmlinux")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 [ -n "$leak_scan" ] && args+=(--expect-leak-scan)
 # The CPUs QEMU gives the guest (-smp in the QEMU config) must all come up.

@@ -8,8 +8,10 @@
 #     file, checkpatch.pl --strict on every patch, no deprecated IDA API
 #     left in the tree
 #   - every patch builds on its own, with no new W=1 or sparse warnings
-#   - the userspace radix-tree harness (idr-test) on the patched tree, and
-#     the line coverage of the IDA functions under the suite
+#   - the userspace radix-tree harness (idr-test) on the patched tree, the
+#     XArray's iteration test with its writer held up after call_rcu() (the
+#     tree fix it needs), and the line coverage of the IDA functions under
+#     the suite
 #   - lints: shellcheck, yamllint and actionlint, the architecture table
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
@@ -170,6 +172,7 @@ while read -r p; do
 	check "checkpatch-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch "$p"
 done < <(series_patches)
 check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
+check no-incbin-in-headers "$REPO/scripts/checks/check-series.sh" incbin
 check series-table-in-docs python3 "$REPO/scripts/docs.py" series --check
 
 echo "== every patch builds on its own (W=1, sparse)"
@@ -178,6 +181,7 @@ sed -n '2,$p' "$RESULTS/bisect/table.txt" 2>/dev/null | cut -c1-110
 
 echo "== userspace harness"
 check radix-tree-targets "$REPO/scripts/checks/radix-tree-test.sh"
+check xarray-rcu-race "$REPO/scripts/checks/xarray-rcu-race.sh"
 check suite-coverage "$REPO/scripts/tools/coverage.sh"
 grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 
@@ -188,8 +192,8 @@ check workflow-actionlint "$REPO/scripts/checks/lint.sh" actionlint
 check arch-table "$REPO/scripts/checks/lint.sh" arches
 
 # kunit_leg ARCH NAME KUNITCONFIG: one KUnit leg; every case is a check,
-# and every problem of the run (panic, hang, bad log, a stop before the
-# boot) a failed one.
+# and whatever went wrong with the run besides (panic, hang, bad log, a stop
+# before the boot: counts.json's problems) one failed check more.
 kunit_leg() {
 	local p f s t0 counts=$RESULTS/$2/counts.json
 	t0=$(date +%s)
@@ -198,7 +202,7 @@ kunit_leg() {
 	step_time "kunit-$2" "$(elapsed "$t0")"
 	if ! read -r p f s < <(python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))
-print(c["passed"], c["failed"] + len(c["problems"]), c["skipped"])' "$counts" 2>/dev/null); then
+print(c["passed"], c["failed"] + (1 if c["problems"] else 0), c["skipped"])' "$counts" 2>/dev/null); then
 		p=0 f=1 s=0
 		echo "FAIL kunit-$2: no counts.json"
 	fi

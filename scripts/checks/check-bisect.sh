@@ -24,7 +24,7 @@ mkdir -p "$build" "$out" "$CACHE/ccache" || exit 1
 use_ccache
 wt=$CACHE/worktree-linux-$TREE_VERSION
 
-make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="ccache gcc" -j"$JOBS")
+make_args=(-s -C "$wt" O="$build" ARCH=x86_64 CC="$CCACHE_CC gcc" -j"$JOBS")
 # A small config with everything the series touches built in; the fragment
 # is applied again after each checkout, as options come and go.
 fragment='CONFIG_64BIT=y
@@ -48,7 +48,7 @@ CONFIG_NVMEM=y'
 ppc_build=$CACHE/build/linux-$TREE_VERSION-bisect-powerpc
 arch_params powerpc	# the cross compiler of the table's powerpc row
 ppc_args=(-s -C "$wt" O="$ppc_build" ARCH=powerpc CROSS_COMPILE="$CROSS"
-	  CC="ccache $COMPILER" -j"$JOBS")
+	  CC="$CCACHE_CC $COMPILER" -j"$JOBS")
 ppc_fragment='CONFIG_PPC64=y
 CONFIG_PPC_BOOK3S_64=y
 CONFIG_PRINTK=y
@@ -90,7 +90,7 @@ setup_done=0
 setup() {
 	[ "$setup_done" = 0 ] || return 0
 	wt=$(scratch_worktree "") || exit 1
-	git -C "$wt" checkout -q -f --detach "$PRISTINE_TAG" || die "cannot check out $PRISTINE_TAG"
+	git -C "$wt" checkout -q -f --detach "$BASE_TAG" || die "cannot check out $BASE_TAG"
 	[ -f "$build/.config" ] || make "${make_args[@]}" tinyconfig >/dev/null || die "tinyconfig failed"
 	configure
 	setup_done=1
@@ -204,7 +204,7 @@ while read -r commit; do
 	# ones must pass (main and maple, minutes each, run on the whole
 	# series in radix-tree-test.sh).
 	if git -C "$wt" diff-tree --no-commit-id --name-only -r "$commit" | grep -q "$harness_inputs"; then
-		if ! make -s -C "$wt/tools/testing/radix-tree" -j"$JOBS" CC="ccache gcc" >/dev/null 2>"$out/harness-$n.log"; then
+		if ! make -s -C "$wt/tools/testing/radix-tree" -j"$JOBS" CC="$CCACHE_CC gcc" >/dev/null 2>"$out/harness-$n.log"; then
 			result=FAIL
 			details+=("the radix-tree targets do not all build (see $out/harness-$n.log)")
 		else
@@ -226,7 +226,7 @@ while read -r commit; do
 		rc=1
 	fi
 	printf '%-4s %-72s %s\n' "$n" "${subject:0:72}" "$result: ${details[*]}" | tee -a "$out/table.txt"
-done < <(git -C "$SRC" rev-list --reverse "$PRISTINE_TAG..$BRANCH")
+done < <(git -C "$SRC" rev-list --reverse "$BASE_TAG..$BRANCH")
 echo "$cached of $n patches kept from earlier runs (same trees, script and tools), $((n - cached)) built"
 [ $rc -eq 0 ] && echo "every patch builds on its own" || echo "error: some patches do not build cleanly on their own" >&2
 exit $rc

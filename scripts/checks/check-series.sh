@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Checks of the series itself.
-#   check-series.sh am             git am the series on the pristine tree
+#   check-series.sh am             git am the series on the pristine tree and
+#                                  its tree fixes
 #   check-series.sh patch          apply the series with patch -p1, as quilt
 #                                  would, on the pristine tree and compare the
 #                                  result with the ida-kunit branch
 #   check-series.sh checkpatch P   checkpatch.pl --strict on patch P: no
 #                                  errors, warnings or checks
 #   check-series.sh api            no deprecated IDA API left in the tree
+#   check-series.sh incbin         no header uses .incbin (scripts/ccache-cc)
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -20,6 +22,9 @@ am|patch)
 	wt=$(scratch_worktree "") || exit 1
 	cd "$wt" || exit 1
 	{ git checkout -q -f --detach "$PRISTINE_TAG" && git clean -q -f -d -x; } || die "cannot check out $PRISTINE_TAG in $wt"
+	# The series applies on top of the tree fixes (lib.sh).
+	( apply_fixes "$wt" ) || exit 1
+	nfixes=$(fixes_patches | wc -l)
 	while read -r p; do
 		if [ "$1" = am ]; then
 			git -c user.name=ida-kunit -c user.email=ida-kunit@localhost am -q "$PATCHES/$p" >/dev/null 2>&1 ||
@@ -31,14 +36,14 @@ am|patch)
 	done < <(series_patches)
 	n=$(series_patches | wc -l)
 	if [ "$1" = am ]; then
-		echo "git am: $n patches applied on $PRISTINE_TAG"
+		echo "git am: $n patches applied on $PRISTINE_TAG and its $nfixes tree fixes"
 	else
 		if ! { git add -A -f . && git diff --cached --quiet "$BRANCH"; }; then
 			git reset -q --hard
 			die "patch -p1 gives a different tree than the $BRANCH branch"
 		fi
 		git reset -q --hard && git clean -q -f -d -x
-		echo "patch -p1: $n patches applied on $PRISTINE_TAG, same tree as git am"
+		echo "patch -p1: $n patches applied on $PRISTINE_TAG and its $nfixes tree fixes, same tree as git am"
 	fi
 	;;
 checkpatch)
@@ -91,7 +96,16 @@ api)
 	fi
 	echo "git grep: no ida_simple_get, ida_simple_remove, ida_pre_get, ida_get_new or ida_remove( in the tree"
 	;;
+incbin)
+	# scripts/ccache-cc keeps out of ccache every source that embeds a
+	# file with .incbin, looking at the source alone: that is enough only
+	# while no header does it.
+	if git grep -n -F incbin "$BRANCH" -- '*.h' '*.inc'; then
+		die "a header embeds a file with .incbin (above): scripts/ccache-cc cannot see it"
+	fi
+	echo "git grep: no header (*.h, *.inc) of the tree uses .incbin"
+	;;
 *)
-	die "usage: check-series.sh am | patch | checkpatch PATCH | api"
+	die "usage: check-series.sh am | patch | checkpatch PATCH | api | incbin"
 	;;
 esac

@@ -415,6 +415,20 @@ env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-
 expect_calls "a filter of the caller's own gets one boot" "exec" \
 	"$(paste -s -d " " "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log" | awk '{ print $NF }')"
 
+# The guard against a boot image that is not the build's.
+expect_calls "a boot whose banner is not the build's fails the leg" "1 exec exec-slow" \
+	"$(fake_run FAKE_KUNIT_BOOT_BANNER="Linux version 6.12-standin (fake@build) (fake-gcc) #0 SMP stale")"
+check_that "and says it booted a kernel other than the one built" "it does not" \
+	grep -q "booted a kernel other than the one built" "$tmp/out"
+expect_calls "a slow boot that ran no test fails the leg" "1 exec exec-slow" \
+	"$(fake_run FAKE_KUNIT_SLOW_LOG=none)"
+check_that "and says which boot" "it does not" grep -q "kernel-slow.log: the boot ran no test" "$tmp/out"
+echo "int z;" >>"$fake/lib/idr.c"
+fake_run >/dev/null
+check_that "a rebuilt kernel's boot carries the new build's banner" "it does not" \
+	sh -c 'grep -q "#$(cat "$1")" "$2"' - "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/.fake-build-number" \
+	"$tmp/fake-results/x86_64/kernel.log"
+
 # A leg that stops before its boot leaves no earlier run's counts behind.
 expect_calls "a passing leg, first" "0 exec exec-slow" "$(fake_run)"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
@@ -470,6 +484,60 @@ results "a warning whose message follows its WARNING line (arm, sh) is counted" 
 	"$FIX/warn-after.log"
 results "and one whose following line lacks the announced text fails the run" 1 \
 	"in ida_test_bad_free's expected-warnings window: WARNING: CPU: 0 PID: 46" "$FIX/warn-after-other.log"
+# Gates that must not pass what they should fail, nor fail what they should pass.
+sed '/^SMBIOS/a PM: DEBUG: suspend entered' "$FIX/pass.log" >"$tmp/pm-debug.log"
+results "a \"PM: DEBUG: \" line is not a kernel report" 0 'PASS' "$tmp/pm-debug.log"
+sed '/ok 2 ida_test_destroy/a BUG: kernel NULL pointer dereference, address: 0000000000000000\nOops: 0002 [#1] SMP' \
+	"$FIX/pass.log" >"$tmp/oops.log"
+results "an Oops that KUnit survived is an Oops, not a panic" 1 'the kernel oopsed: BUG: kernel NULL pointer' \
+	"$tmp/oops.log"
+check_that "and counts.json does not say it panicked" "it does" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(0 if not c["panicked"] and [p["kind"] for p in c["problems"]].count("oops") == 1 else 1)' "$tmp/res/counts.json"
+sed '/# ida_test_bad_free: expected warnings end/s/.*/    # ida_test_other: expected warnings begin: 0/' "$FIX/pass.log" >"$tmp/window-open.log"
+results "an expected-warnings window that never ends fails the run, though another begins" 1 \
+	"ida_test_bad_free: expected warnings never ended \(the next window, ida_test_other's, began\)" \
+	"$tmp/window-open.log"
+sed 's/kmemleak done: 0 unreferenced/kmemleak done: 3 unreferenced/' "$FIX/leak-clean.log" >"$tmp/leak-count.log"
+results "a leak scan that counts objects it does not list fails the run" 1 \
+	'kmemleak: 3 unreferenced objects in leak-count.log' "$tmp/leak-count.log" --expect-leak-scan
+results "a crash is one failed case, the cases after it not run" 1 '2 passed, 1 failed, 0 skipped, 3 not run' \
+	"$FIX/panic.log"
+check_that "and results.json names the cases that never reported as junit.xml does" "the names differ" python3 -c '
+import json, sys, xml.etree.ElementTree as E
+def names(t):
+    for s in t.get("sub_groups", []):
+        yield from names(s)
+    for c in t.get("test_cases", []):
+        yield c["name"]
+j = set(names(json.load(open(sys.argv[1]))))
+x = {c.get("name") for c in E.parse(sys.argv[2]).getroot().iter("testcase")}
+never = {n for n in x if n.endswith("never reported")}
+sys.exit(0 if never and never <= j else 1)' "$tmp/res/results.json" "$tmp/res/junit.xml"
+
+# The booted kernel is the built one: its banner is the build's.
+{ printf '\177ELF junk\0%%s version %%s\0'; head -n 1 "$FIX/pass.log"; printf '\0more'; } >"$tmp/vmlinux-same"
+sed '1s/#2 SMP/#3 SMP/' "$FIX/pass.log" | head -n 1 >"$tmp/vmlinux-other"
+results "a boot of the kernel that was built passes" 0 'PASS' "$FIX/pass.log" --expect-banner-of "$tmp/vmlinux-same"
+results "a boot of another kernel than the one built fails the run" 1 \
+	'booted a kernel other than the one built: pass.log says .*#2 SMP.*, vmlinux-other .*#3 SMP' \
+	"$FIX/pass.log" --expect-banner-of "$tmp/vmlinux-other"
+sed '/Linux version/d' "$FIX/pass.log" >"$tmp/no-banner.log"
+results "a boot that printed no banner fails the run" 1 'no-banner.log: no Linux version banner' \
+	"$tmp/no-banner.log" --expect-banner-of "$tmp/vmlinux-same"
+results "a build with no banner in its vmlinux fails the run" 1 'no Linux version banner in .*vmlinux-none' \
+	"$FIX/pass.log" --expect-banner-of "$tmp/vmlinux-none"
+# Each of a leg's boots must run cases of its own.
+results "a second boot that ran no test fails the run" 1 'no-tests.log: the boot ran no test' \
+	"$FIX/pass.log" --log "$FIX/no-tests.log"
+results "a second boot that left an empty log fails the run" 1 'empty-boot.log: the boot left no log' \
+	"$FIX/pass.log" --log "$tmp/empty-boot.log"
+: >"$tmp/empty-boot.log"
+results "and one with an empty log file fails it too" 1 'empty-boot.log: the boot left no log' \
+	"$FIX/pass.log" --log "$tmp/empty-boot.log"
+results "two boots that each ran their cases pass" 0 'PASS: 15 passed, 0 failed, 1 skipped' \
+	"$FIX/pass.log" --log "$FIX/skip.log"
 results "a log with ESC, NUL and BEL still gives a failed run" 1 'FAILED ida.ida_test_max' "$FIX/control-chars.log"
 "$REPO/scripts/install-deps.sh" checks >/dev/null 2>&1
 check_that "junit.xml of a log with ESC, NUL and BEL is valid XML (xmllint)" "xmllint rejects it" \

@@ -8,12 +8,19 @@
 # without it, a passing KTAP run of one case per suite the kunitconfigs name
 # in their "# suites:" lines; with --qemu_args=-S (a QEMU whose CPUs never
 # start) it prints nothing until --timeout has passed.  The boot of the slow
-# cases (--filter "speed<=slow") prints FAKE_KUNIT_SLOW_LOG, or a run of no
-# case at all.  A boot whose QEMU config runs the leak-scan init ends with
+# cases (--filter "speed<=slow") prints FAKE_KUNIT_SLOW_LOG, or one slow case
+# per suite.  A boot whose QEMU config runs the leak-scan init ends with
 # that init's line for a scan that found nothing.  A boot's output also goes
 # to test.log in the folder it was given, as kunit.py's does.
+# Like a kernel, a build's vmlinux holds a "Linux version" banner of that
+# build (#N: the builds made in the folder), and a boot prints the banner
+# of the vmlinux it boots first (FAKE_KUNIT_BOOT_BANNER: another one, as a
+# stale boot image would); the logs it prints lose their own banner.
+# FAKE_KUNIT_SLOW_LOG=none: the slow boot prints no test at all.
 import atexit
+import datetime
 import os
+import re
 import sys
 import time
 
@@ -35,7 +42,17 @@ elif cmd == 'build':
 	if os.environ.get('FAKE_KUNIT_BUILD_FAIL'):
 		print('lib/idr.c:1:1: error: fake build failure')
 		sys.exit(1)
-	open(os.path.join(build, 'vmlinux'), 'w').close()
+	counter = os.path.join(build, '.fake-build-number')
+	try:
+		with open(counter) as f:
+			number = int(f.read()) + 1
+	except (OSError, ValueError):
+		number = 1
+	with open(counter, 'w') as f:
+		f.write(f'{number}\n')
+	with open(os.path.join(build, 'vmlinux'), 'w') as f:
+		f.write(f'Linux version 6.12-standin (fake@build) (fake-gcc) #{number} SMP '
+			f'{datetime.datetime.now().ctime()}\n')
 elif cmd == 'exec':
 	test_log = open(os.path.join(build, 'test.log'), 'w')
 	atexit.register(test_log.close)
@@ -45,6 +62,20 @@ elif cmd == 'exec':
 		sys.stdout.write(text)
 		test_log.write(text)
 
+	def emit_log(path):	# a recorded log, without its banner
+		with open(path) as f:
+			emit(''.join(line for line in f if 'Linux version ' not in line).rstrip('\n'))
+
+	banner = os.environ.get('FAKE_KUNIT_BOOT_BANNER')
+	if not banner:
+		try:
+			with open(os.path.join(build, 'vmlinux')) as f:
+				m = re.search(r'Linux version [^\n]*', f.read())
+		except OSError:
+			m = None
+		banner = m.group(0) if m else ''
+	if banner:
+		emit(banner)
 	# What a kernel with QEMU's two vCPUs says (run-kunit.sh checks it).
 	emit('smp: Brought up 1 node, 2 CPUs')
 	qemu_config = args[args.index('--qemu_config') + 1] if '--qemu_config' in args else ''
@@ -54,17 +85,16 @@ elif cmd == 'exec':
 		time.sleep(float(args[args.index('--timeout') + 1]) + 1)
 		emit('[fake] QEMU timed out after the limit')
 		sys.exit(1)
-	if slow:
-		if os.environ.get('FAKE_KUNIT_SLOW_LOG'):
-			with open(os.environ['FAKE_KUNIT_SLOW_LOG']) as f:
-				emit(f.read().rstrip('\n'))
-		else:
-			emit('KTAP version 1')
-			emit('1..0')
+	slow_log = os.environ.get('FAKE_KUNIT_SLOW_LOG')
+	if slow and slow_log == 'none':
+		emit('KTAP version 1')
+		emit('1..0')
 		sys.exit(0)
-	if os.environ.get('FAKE_KUNIT_LOG'):
-		with open(os.environ['FAKE_KUNIT_LOG']) as f:
-			emit(f.read().rstrip('\n'))
+	if slow and slow_log:
+		emit_log(slow_log)
+		sys.exit(0)
+	if not slow and os.environ.get('FAKE_KUNIT_LOG'):
+		emit_log(os.environ['FAKE_KUNIT_LOG'])
 		sys.exit(0)
 	suites = []
 	for k in kunitconfigs:
@@ -78,5 +108,5 @@ elif cmd == 'exec':
 		emit('    KTAP version 1')
 		emit(f'    # Subtest: {suite}')
 		emit('    1..1')
-		emit(f'    ok 1 {suite}_fake_case')
+		emit(f'    ok 1 {suite}_fake_{"slow_" if slow else ""}case')
 		emit(f'ok {n} {suite}')

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The XArray's iteration test in the userspace radix-tree harness with the
+# writer held up after each call_rcu() (kunit/harness/xa_rcu_race.c): a node
+# handed to call_rcu() while still linked is freed under a reader, which
+# AddressSanitizer reports.  The tree fix "xarray: Unlink a node before
+# handing it to call_rcu()" (kernel-patches/linux-<tree>-fixes) closes it.
+# Usage: xarray-rcu-race.sh [--rev REV] [--runs N] [--delay US] [--seconds S]
+#   REV      the tree's revision to test (default: the series' branch, which
+#            holds the tree fixes); "pristine" is Debian's source as it is
+#   N        runs of the test, two at a time (default 4)
+#   US       microseconds the writer sleeps after each call_rcu() (default
+#            2000; 0 is the harness's own iteration test, as main runs it)
+#   S        seconds each run lasts (default 5)
+# Builds in a scratch worktree of the tree.  Prints how many runs failed;
+# exits 0 when none did, 1 when one did, 2 when the test could not run.
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+rev=$BRANCH runs=4 delay=2000 seconds=5
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rev|--runs|--delay|--seconds)
+		[ $# -ge 2 ] || die "$1 needs a value"
+		case "$1" in
+		--rev) rev=$2 ;;
+		--runs) runs=$2 ;;
+		--delay) delay=$2 ;;
+		--seconds) seconds=$2 ;;
+		esac
+		shift 2 ;;
+	*) die "xarray-rcu-race.sh: unknown argument '$1' (usage: xarray-rcu-race.sh [--rev REV] [--runs N] [--delay US] [--seconds S])" ;;
+	esac
+done
+for v in "$runs" "$delay" "$seconds"; do
+	[[ "$v" =~ ^[0-9]+$ ]] || die "xarray-rcu-race.sh: '$v' is not a number"
+done
+cannot() {
+	echo "error: $*" >&2
+	exit 2
+}
+
+"$REPO/scripts/install-deps.sh" build checks >&2 || exit 2
+[ -d "$SRC/.git" ] || cannot "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+commit=$(git -C "$SRC" rev-parse -q --verify "$rev^{commit}") || cannot "no revision '$rev' in $SRC"
+wt=$(scratch_worktree race) || exit 2
+git -C "$wt" checkout -q -f --detach "$commit" || cannot "cannot check out $rev in $wt"
+dir=$wt/tools/testing/radix-tree
+out=$RESULTS/xarray-rcu-race
+{ rm -rf "$out" && mkdir -p "$out"; } || cannot "cannot create $out"
+use_ccache
+cp "$REPO/kunit/harness/xa_rcu_race.c" "$dir/" || exit 2
+read -r -a objs <<<"$HARNESS_OBJS"
+(cd "$dir" && make -s -j"$JOBS" CC="$CCACHE_CC gcc" "${objs[@]}" iteration_check.o xa_rcu_race.o &&
+ gcc -fsanitize=address -fsanitize=undefined -Wl,--wrap=urcu_memb_call_rcu \
+	-o xa-rcu-race xa_rcu_race.o iteration_check.o "${objs[@]}" -lpthread -lurcu) \
+	>"$out/build.log" 2>&1 || cannot "the test does not build (see $out/build.log)"
+
+progs=()
+for ((i = 1; i <= runs; i++)); do
+	printf '#!/bin/sh\nexec ./xa-rcu-race %s %s\n' "$delay" "$seconds" >"$dir/run-$i" && chmod +x "$dir/run-$i"
+	progs+=("run-$i")
+done
+failed=0
+while read -r prog secs status; do
+	if [ "$status" != 0 ]; then
+		failed=$((failed + 1))
+		echo "$prog failed (exit $status): $(grep -m1 -E 'ERROR: AddressSanitizer|runtime error' "$out/run-$prog.log" || tail -n 1 "$out/run-$prog.log")"
+	fi
+done < <(run_programs "$dir" "$out/run" $((seconds + 120)) "${progs[@]}")
+rm -f "$dir"/run-[0-9]*
+echo "xarray-rcu-race: $(git -C "$SRC" log -1 --format='%h %s' "$commit"): $failed of $runs runs failed ($seconds s each, ${delay} us after each call_rcu())"
+[ "$failed" -eq 0 ]
