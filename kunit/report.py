@@ -75,8 +75,16 @@ def load_leg(leg_dir):
 
 
 def load_run(results):
-	legs = [load_leg(os.path.dirname(p))
-		for p in sorted(glob.glob(os.path.join(results, '*', 'counts.json')))]
+	run = load_json(os.path.join(results, 'run.json'), {})
+	# The legs of this run: those run.json names (a results folder keeps
+	# the legs of earlier runs too), or, without a run.json that names
+	# them, every leg folder.
+	if isinstance(run.get('legs'), list):
+		legs = [load_leg(os.path.join(results, n)) for n in run['legs']
+			if os.path.isfile(os.path.join(results, n, 'counts.json'))]
+	else:
+		legs = [load_leg(os.path.dirname(p))
+			for p in sorted(glob.glob(os.path.join(results, '*', 'counts.json')))]
 	checks = []
 	try:
 		with open(os.path.join(results, 'checks', 'checks.txt'), encoding='utf-8') as f:
@@ -85,7 +93,6 @@ def load_run(results):
 				checks.append({'name': name, 'status': status, 'seconds': int(secs)})
 	except (OSError, ValueError):
 		pass
-	run = load_json(os.path.join(results, 'run.json'), {})
 	times = load_json(os.path.join(results, 'times.json'), {})
 	summary = ''
 	try:
@@ -108,6 +115,14 @@ def iso(ts):
 	return datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).isoformat()
 
 
+def environment(info, name):
+	"""Where a leg's cases ran, as leg.json says."""
+	arch = info.get('arch', name)
+	vcpus = info.get('vcpus')
+	where = 'User Mode Linux' if info.get('linux_arch') == 'um' else 'QEMU'
+	return f'{where}, {arch}' + (f', {vcpus} vCPU{"s" if vcpus != 1 else ""}' if vcpus else '')
+
+
 def kcidb(run):
 	r = run['run']
 	run_id = path_part(r.get('run_id') or 'unknown')
@@ -117,7 +132,9 @@ def kcidb(run):
 		    'tree_name': f'debian-{r.get("package") or "linux-source"}',
 		    'git_commit_name': f'Debian {r.get("package", "")} {r.get("version", "")}'.strip(),
 		    'patchset_hash': r.get('patchset_hash', ''),
-		    'start_time': iso(start), 'valid': bool(r.get('branch_head')),
+		    'start_time': iso(start),
+		    # Valid: the series applied (scripts/test-all.sh's series-apply).
+		    'valid': bool(r.get('series_applied')) and bool(r.get('branch_head')),
 		    'comment': f'{len(r.get("patches", []))} patches of kernel-patches/ on the distro tree',
 		    'misc': {'patches': r.get('patches', [])}}
 	if re.fullmatch(r'[0-9a-f]{40}', r.get('pristine', '')):
@@ -144,7 +161,7 @@ def kcidb(run):
 			path = '.'.join(path_part(x) for x in [case['suite']] + case['name'].split('.', 1))
 			test = {'id': f'{build_id}-{path}', 'build_id': build_id, 'origin': ORIGIN,
 				'path': path, 'status': STATUS[case['status']],
-				'environment': {'comment': f'QEMU, {info.get("arch", leg["name"])}, 2 vCPUs'}}
+				'environment': {'comment': environment(info, leg['name'])}}
 			if case['time']:
 				test['duration'] = case['time']
 			if case['status'] in ('failed', 'error'):
@@ -154,9 +171,12 @@ def kcidb(run):
 			tests.append(test)
 	if run['checks']:
 		build_id = f'{checkout_id}-checks'
+		failed = [c['name'] for c in run['checks'] if c['status'] == 'FAIL']
 		builds.append({'id': build_id, 'checkout_id': checkout_id, 'origin': ORIGIN,
 			       'architecture': 'x86_64', 'config_name': 'checks',
-			       'status': 'PASS', 'comment': 'series, bisect, harness, lints, hang'})
+			       'status': 'FAIL' if failed else 'PASS',
+			       'comment': 'series, bisect, harness, lints, hang' +
+					  (f'; failed: {", ".join(failed)}' if failed else '')})
 		for chk in run['checks']:
 			path = 'checks.' + path_part(chk['name'])
 			test = {'id': f'{build_id}-{path}', 'build_id': build_id, 'origin': ORIGIN, 'path': path,
@@ -219,7 +239,10 @@ def arch_row(leg):
 		'endian': l.get('endianness') or '-', 'vcpus': l.get('vcpus', '-'),
 		'cpus_up': '-' if up is None else up,
 		'passed': c.get('passed', 0), 'skipped': c.get('skipped', 0),
-		'failed': c.get('failed', 0) + c.get('errors', 0),
+		# Whatever went wrong besides failed cases (a panic, a stop
+		# before the boot) is one failure more, as test-all.sh counts it.
+		'failed': c.get('failed', 0) + (1 if c.get('problems') else 0),
+		'problem': (c.get('problems') or [{}])[0].get('message', ''),
 		'build': t.get('build', '-'), 'run': t.get('run', '-'),
 		'verdict': c.get('verdict', 'no result')}
 
@@ -239,7 +262,8 @@ def arch_line(leg):
 	r = arch_row(leg)
 	return (f'{r["leg"]}: {r["verdict"]}: {r["passed"]} passed, {r["failed"]} failed, '
 		f'{r["skipped"]} skipped; {r["word"]} {r["endian"]} endian, {r["cpus_up"]} of '
-		f'{r["vcpus"]} vCPUs up; build {r["build"]} s, run {r["run"]} s')
+		f'{r["vcpus"]} vCPUs up; build {r["build"]} s, run {r["run"]} s' +
+		(f'; {r["problem"]}' if r['problem'] else ''))
 
 
 def checks_summary(run):
@@ -382,7 +406,7 @@ def append_history(run):
 		 'seconds': run['times'].get('total', 0),
 		 'passed': sum(l['counts'].get('passed', 0) for l in legs) +
 			   sum(c['status'] == 'PASS' for c in run['checks']),
-		 'failed': sum(l['counts'].get('failed', 0) + len(l['counts'].get('problems', [])) for l in legs) +
+		 'failed': sum(l['counts'].get('failed', 0) + (1 if l['counts'].get('problems') else 0) for l in legs) +
 			   sum(c['status'] == 'FAIL' for c in run['checks']),
 		 'skipped': sum(l['counts'].get('skipped', 0) for l in legs)}
 	# The run's own closing line, when it has one, is what it counted.
@@ -466,6 +490,9 @@ def main():
 	args = sys.argv[1:]
 	if len(args) >= 2 and args[0] == 'kcidb':
 		run = load_run(os.path.abspath(args[1]))
+		if not run['legs'] and not run['checks']:
+			print(f'error: no leg and no check in {args[1]}: nothing to submit', file=sys.stderr)
+			return 1
 		out = args[3] if len(args) == 4 and args[2] == '--out' else os.path.join(run['results'], 'kcidb.json')
 		with open(out, 'w', encoding='utf-8') as f:
 			json.dump(kcidb(run), f, indent=1)
@@ -480,6 +507,9 @@ def main():
 		return 0
 	if len(args) == 2 and args[0] in ('html', 'all'):
 		run = load_run(os.path.abspath(args[1]))
+		if args[0] == 'all' and not run['legs'] and not run['checks']:
+			print(f'error: no leg and no check in {args[1]}: nothing to report', file=sys.stderr)
+			return 1
 		if args[0] == 'all':
 			with open(os.path.join(run['results'], 'kcidb.json'), 'w', encoding='utf-8') as f:
 				json.dump(kcidb(run), f, indent=1)

@@ -301,9 +301,10 @@ def leak_scan_problems(logs, boots):
 	return problems
 
 
-# linux_banner as init/version-timestamp.c builds it; "%s version %s" is
-# linux_proc_banner, a format.
-BANNER_RE = re.compile(rb'Linux version [^\x00\n%]*#[^\x00\n]*\n')
+# linux_banner as init/version-timestamp.c builds it, with the build's #N
+# ("%s version %s" is linux_proc_banner, a format; init/version.c's weak
+# linux_banner, which the kernel never prints, has "# " where #N goes).
+BANNER_RE = re.compile(rb'Linux version [^\x00\n%]*\) #[^\s\x00][^\x00\n]*\n')
 
 
 def built_banner(path):

@@ -36,9 +36,9 @@ git -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=sub
 # The tree fixes, from the pristine source to the base.
 fixes=$(git rev-list --count "$PRISTINE_TAG..$BASE_TAG")
 if [ "$fixes" -gt 0 ]; then
-	mkdir -p "$tmp/fixes" &&
-	git -c core.abbrev=9 format-patch -q --zero-commit -o "$tmp/fixes" "$PRISTINE_TAG..$BASE_TAG" ||
+	if ! git -c core.abbrev=9 format-patch -q --zero-commit -o "$tmp/fixes" "$PRISTINE_TAG..$BASE_TAG"; then
 		die "git format-patch of the tree fixes failed"
+	fi
 	for f in "$tmp"/fixes/*.patch; do echo "${f##*/}"; done >"$tmp/fixes/series"
 fi
 for f in "$tmp"/*.patch; do
@@ -56,7 +56,9 @@ fi
 # once they are all there do the patches of TO that FROM has not go.
 install_patches() {
 	local f
-	mkdir -p "$2" && cp "$1"/*.patch "$1/series" "$2/" || die "cannot write $2"
+	if ! { mkdir -p "$2" && cp "$1"/*.patch "$1/series" "$2/"; }; then
+		die "cannot write $2"
+	fi
 	for f in "$2"/*.patch; do
 		[ -e "$1/${f##*/}" ] || rm -f "$f"
 	done

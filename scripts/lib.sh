@@ -47,9 +47,11 @@ PRISTINE_TAG=pristine
 # series, "<series folder>-fixes", with a series file of its own): applied
 # on the pristine source first, the result tagged BASE_TAG, and the series
 # on top.  Every leg and the userspace harness build that base.
-FIXES=$(abspath "${IDA_KUNIT_FIXES:-$PATCHES-fixes}")
-BASE_TAG=tree-fixes
-PKG=linux-source-$TREE_VERSION
+FIXES=${IDA_KUNIT_FIXES:-}
+[ -n "$FIXES" ] || FIXES="$PATCHES-fixes"
+FIXES=$(abspath "$FIXES")
+BASE_TAG="tree-fixes"
+PKG="linux-source-$TREE_VERSION"
 # The distro tree: Debian's tarball, or (for the scripts' own tests) a
 # stand-in given with IDA_KUNIT_TARBALL.
 TARBALL=$(abspath "${IDA_KUNIT_TARBALL:-/usr/src/$PKG.tar.xz}")
@@ -193,15 +195,22 @@ write_series_stamp() {
 }
 
 # Files that builds in the tree leave behind (the radix-tree harness builds
-# in place): anything else untracked is somebody's new source file.
+# in place, and the scripts put their programs for it there): anything else
+# untracked is somebody's new file, executable or not.
+HARNESS_PROGRAMS="main idr-test multiorder xarray maple ida-bench ida-suite xa-rcu-race"
 is_build_output() {
+	local p
 	case "$1" in
-	*.o|*.d|*.a|*.so|*.cmd|*.gcda|*.gcno|*.gcov|*.pyc|*/__pycache__/*|*/generated/*) return 0 ;;
+	*.o|*.d|*.a|*.so|*.cmd|*.gcda|*.gcno|*.gcov|*.pyc|*/__pycache__/*) return 0 ;;
+	tools/testing/radix-tree/generated/map-shift.h|tools/testing/radix-tree/generated/bit-length.h) return 0 ;;
+	tools/testing/radix-tree/generated/autoconf.h) return 0 ;;
 	tools/testing/radix-tree/radix-tree.c|tools/testing/radix-tree/idr.c) return 0 ;;
-	tools/testing/radix-tree/ida_suite_main.c) return 0 ;;
-	tools/testing/radix-tree/*) [ -x "$2" ] && return 0 ;;	# the harness's programs
+	tools/testing/radix-tree/ida_suite_main.c|tools/testing/radix-tree/xa_rcu_race.c) return 0 ;;
 	esac
-	[ "$(head -c 4 "$2" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
+	for p in $HARNESS_PROGRAMS; do
+		[ "$1" = "tools/testing/radix-tree/$p" ] && return 0
+	done
+	return 1
 }
 
 # unexported_work TREE [STAMP_COMMIT]: one line saying what of TREE a reset
@@ -228,14 +237,26 @@ unexported_work() {
 		echo "untracked files (${untracked[*]:0:3}${untracked[3]:+ ...})"
 		return
 	fi
+	if git -C "$tree" rev-parse -q --verify refs/stash >/dev/null; then
+		echo "a stash ($(git -C "$tree" stash list | head -n 1))"
+		return
+	fi
 	head=$(git -C "$tree" rev-parse HEAD)
-	ref=$(git -C "$tree" rev-parse -q --verify "refs/heads/$BRANCH")
-	for f in "$head" $ref; do
-		if [ "$f" != "$pristine" ] && [ "$f" != "$stamp" ]; then
-			echo "commits that were not exported ($(git -C "$tree" log -1 --format='%h %s' "$f"))"
+	# HEAD and every branch: at the pristine source, at the last series
+	# applied, or at a commit the latter holds (the tree fixes, a patch of
+	# it); anything else holds commits of somebody's.  A branch checked out
+	# in another worktree is that tree's, and its own check's.
+	local others
+	others=$(git -C "$tree" worktree list --porcelain |
+		awk -v me="$(cd "$tree" && pwd -P)" '/^worktree /{ wt = substr($0, 10) } /^branch /{ if (wt != me) print substr($2, 12) }')
+	while read -r f ref; do
+		[ -n "$ref" ] && grep -qxF "$ref" <<<"$others" && continue
+		if [ "$f" != "$pristine" ] && [ "$f" != "$stamp" ] &&
+		   ! { [ -n "$stamp" ] && git -C "$tree" merge-base --is-ancestor "$f" "$stamp" 2>/dev/null; }; then
+			echo "commits that were not exported (${ref:+$ref: }$(git -C "$tree" log -1 --format='%h %s' "$f"))"
 			return
 		fi
-	done
+	done < <(echo "$head"; git -C "$tree" for-each-ref --format='%(objectname) %(refname:short)' refs/heads/)
 }
 
 # scratch_worktree [NAME]: a second checkout of the tree, for checks that

@@ -48,6 +48,14 @@ fi
 python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch "$name" --out "$out" \
 	--log /dev/null --failed-phase setup --message "the leg stopped before it could build or boot" >/dev/null
 [ -f "$out/counts.json" ] || die "cannot write $out/counts.json"
+# From here on, a stop says why in the leg's results too (counts.json,
+# junit.xml and what the reports make of them), not only on stderr.
+die() {
+	echo "error: $*" >&2
+	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch "$name" --out "$out" \
+		--log /dev/null --failed-phase setup --message "$*" >/dev/null
+	exit 1
+}
 
 [ -f "$kunitconfig" ] || die "no kunitconfig $kunitconfig"
 kunitconfig=$(abspath "$kunitconfig")
@@ -63,7 +71,18 @@ cfg=$(basename "$kunitconfig" .kunitconfig)
 build=$(build_dir "$arch")
 [ "$cfg" = ida ] || build=$build-$cfg
 mkdir -p "$build" "$CACHE/ccache" || die "cannot create $build"
+# One run at a time in a build folder: a second one would rebuild the
+# kernel under the first one's boot, and share its boot folders.
+exec 9>"$build.lock" || die "cannot open $build.lock"
+if ! flock -n 9; then
+	info "kunit $name: another run is using $build; waiting for it"
+	flock 9 || die "cannot lock $build"
+fi
 use_ccache
+# Every build's banner (#N and date) must be its own, for the check that
+# the kernel that booted is the one just built (results.py
+# --expect-banner-of): no fixed build version or time.
+unset KBUILD_BUILD_VERSION KBUILD_BUILD_TIMESTAMP
 # The arch's own suites come on top of the leg's kunitconfig.
 kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
 # The suites a kunitconfig must run are named in a "# suites:" comment.
@@ -224,15 +243,33 @@ t_build=$(elapsed "$t0")
 # Extra kunit.py arguments with a filter of their own get one boot with it.
 # kunit.py stops QEMU after --timeout seconds; the outer timeout is only a
 # backstop in case kunit.py itself gets stuck.
+# timeout(1) puts kunit.py and QEMU in a process group of their own, where a
+# Ctrl-C on the terminal does not reach them: a signal to this script stops
+# every boot's group (stop_boots), and the leg fails.
 boot() {	# boot SUFFIX FOLDER [kunit.py exec arguments]: console$SUFFIX.log
-	local suffix=$1 dir=$2 t0
+	local suffix=$1 dir=$2 t0 pid
 	shift 2
 	t0=$(date +%s)
 	rm -f "$dir/test.log" "$dir/.ida-kunit-boot-time"
 	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec --build_dir "$dir" "${boot_args[@]}" \
 		--timeout "$QEMU_TIMEOUT" --raw_output=all "$@" "${extra[@]}" \
-		>"$out/console$suffix.log" 2>&1
+		>"$out/console$suffix.log" 2>&1 &
+	pid=$!
+	echo "$pid" >"$dir/.ida-kunit-boot-pid"
+	wait "$pid"
+	rm -f "$dir/.ida-kunit-boot-pid"
 	elapsed "$t0" >"$dir/.ida-kunit-boot-time"
+}
+# shellcheck disable=SC2317 # run by the traps below
+stop_boots() {	# stop_boots SIGNAL: what a signal to this script does
+	local f pid
+	trap - INT TERM
+	for f in "$build/.ida-kunit-boot-pid" "$build/.ida-kunit-slow-boot/.ida-kunit-boot-pid"; do
+		pid=$(cat "$f" 2>/dev/null) || continue
+		kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+	done
+	wait
+	die "kunit $name: stopped by SIG$1 during the boot"
 }
 boot_log() {	# boot_log SUFFIX FOLDER: kernel$SUFFIX.log, and whether the boot ran out of time
 	local suffix=$1 dir=$2 t
@@ -269,6 +306,8 @@ fi
 t0=$(date +%s)
 timed_out=0
 logs=()
+trap 'stop_boots INT' INT
+trap 'stop_boots TERM' TERM
 if [[ " ${extra[*]}" == *" --filter"* ]]; then
 	boot "" "$build"
 	boot_log "" "$build"
@@ -277,8 +316,9 @@ else
 	{ rm -rf "$slow_dir" && mkdir "$slow_dir" && ln -s "$build"/* "$build/.config" "$slow_dir/" &&
 	  rm -f "$slow_dir/test.log"; } || die "cannot make the slow boot's folder $slow_dir"
 	boot -slow "$slow_dir" --filter "speed<=slow" &
+	slow_pid=$!
 	boot "" "$build" --filter "speed>slow"
-	wait $!
+	wait "$slow_pid"
 	boot_log "" "$build"
 	boot_log -slow "$slow_dir"
 fi

@@ -15,6 +15,7 @@
 #   - lints: shellcheck, yamllint and actionlint, the architecture table
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
+#   - a fresh boot: an edit of one instruction boots the kernel just built
 # Prints one line per step with its time; writes $IDA_KUNIT_RESULTS/times.json.
 # IDA_KUNIT_SKIP=NAME,... skips those checks (counted as skipped).
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
@@ -37,6 +38,8 @@ done
 self_tests=${IDA_KUNIT_SELF_TESTS:-$REPO/scripts/checks/test-scripts.sh}
 
 passed=0 failed=0 skipped=0
+series_applied=0
+legs_run=()	# the KUnit legs of this run, for the reports (run.json)
 failures=()
 times=()
 checks=()	# name status seconds, for the reports
@@ -81,11 +84,13 @@ check() {
 }
 
 # run_info: what the reports need to know of this run, in
-# $RESULTS/run.json: an id unique to it, the tree and the series.
+# $RESULTS/run.json: an id unique to it, the tree, the series (and whether
+# it applied), the KUnit legs it ran.
 run_info() {
-	python3 - "$RESULTS/run.json" "$start" "$SRC" "$PATCHES" "$CACHE" <<'PY'
+	python3 - "$RESULTS/run.json" "$start" "$SRC" "$PATCHES" "$CACHE" "$series_applied" "${legs_run[@]}" <<'PY'
 import hashlib, json, os, subprocess, sys
-out, start, src, patches, cache = sys.argv[1:]
+out, start, src, patches, cache, applied = sys.argv[1:7]
+legs = sys.argv[7:]
 def git(*args):
     r = subprocess.run(['git', '-C', src] + list(args), capture_output=True, text=True)
     return r.stdout.strip() if r.returncode == 0 else ''
@@ -100,7 +105,8 @@ except OSError:
 json.dump({'run_id': f'{int(start)}-{patchset[:12]}', 'start': int(start),
            'package': imported[0] if imported else '', 'version': imported[1] if len(imported) > 1 else '',
            'pristine': git('rev-parse', 'pristine^{commit}'), 'branch_head': git('rev-parse', 'HEAD'),
-           'patchset_hash': patchset, 'patches': names}, open(out, 'w'), indent=2)
+           'patchset_hash': patchset, 'patches': names, 'series_applied': applied == '1',
+           'legs': legs}, open(out, 'w'), indent=2)
 PY
 }
 
@@ -143,6 +149,7 @@ for arch in "$@"; do arches+=("$arch"); done
 check install-deps "$REPO/scripts/install-deps.sh" tree build checks lint browser "${arches[@]}" || finish
 check distro-tree "$REPO/scripts/setup-tree.sh" || finish
 check series-apply "$REPO/scripts/apply-series.sh" || finish
+series_applied=1
 
 echo "== scripts' own tests"
 t0=$(date +%s)
@@ -197,6 +204,7 @@ check arch-table "$REPO/scripts/checks/lint.sh" arches
 kunit_leg() {
 	local p f s t0 counts=$RESULTS/$2/counts.json
 	t0=$(date +%s)
+	legs_run+=("$2")
 	"$REPO/scripts/run-kunit.sh" --arch "$1" --name "$2" --kunitconfig "$3" 2>&1 |
 		tee "$LOGS/kunit-$2.log" | grep -E '^(kunit |  FAILED|  ERROR|error:)'
 	step_time "kunit-$2" "$(elapsed "$t0")"
@@ -223,10 +231,12 @@ if [[ " $* " == *" x86_64 "* ]] && [ "${IDA_KUNIT_DEBUG_LEG:-1}" = 1 ]; then
 fi
 
 # A boot that runs out of time must be a failure: give the x86_64 kernel
-# (already built above) far too little time to finish.
+# (already built above) far too little time to finish.  And an edit of one
+# instruction must boot the edited kernel, then the source as it was its own.
 if [[ " $* " == *" x86_64 "* ]]; then
-	echo "== hang detection"
+	echo "== hang detection, fresh boots"
 	check kunit-hang-is-failure "$REPO/scripts/checks/test-hang.sh"
+	check kunit-boots-what-it-built "$REPO/scripts/checks/fresh-boot.sh"
 fi
 
 # The reports (kunit/README.md): kcidb.json, index.html and a history line,

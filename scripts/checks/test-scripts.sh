@@ -111,7 +111,8 @@ whole_default_check() {
 		rm -rf "$d" && mkdir -p "$d/lib" "$d/scripts" "$d/tools/testing/kunit" "$d/tools/testing/radix-tree"
 		cp "$SRC"/tools/testing/kunit/*.py "$d/tools/testing/kunit/"
 		cp "$FIX/fake-kunit.py" "$d/tools/testing/kunit/kunit.py"
-		printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(void)\n{\n\treturn 0;\n}\n' >"$d/lib/idr.c"
+		cp "$FIX/fail.log" "$d/tools/testing/kunit/fail.log"
+		printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(int max)\n{\n\tif ((int)max < 0)\n\t\treturn 1;\n\treturn 0;\n}\n' >"$d/lib/idr.c"
 		printf 'obj-y += idr.o\n' >"$d/lib/Makefile"
 		printf 'VERSION = %s\n' "$2" >"$d/Makefile"
 		printf 'idr-test multiorder xarray main maple:\n' >"$d/tools/testing/radix-tree/Makefile"
@@ -262,6 +263,7 @@ expect_error "the benchmark reader rejects a log without benchmark lines" "no be
 # A series whose first patch does not apply: named, and the tree is left on
 # the pristine source with no git am in progress.
 cp -r "$PATCHES" "$tmp/bad"
+[ ! -d "$FIXES" ] || cp -r "$FIXES" "$tmp/bad-fixes"
 first=$(series_patches | head -n 1)
 python3 - "$tmp/bad/$first" <<'PY'
 import sys
@@ -325,14 +327,36 @@ else
 	not_ok "build output left in the tree is not work" "$(tail -n 1 "$tmp/err")"
 fi
 rm -f "$SRC/tools/testing/radix-tree/generated/map-shift.h" "$SRC/lib/idr.o"
+# What a reset or a new import would also lose: a stash, another branch
+# with commits, a new executable where the harness builds, a new file in a
+# generated/ folder.
+echo "/* stashed */" >>"$idr" && git -C "$SRC" -c user.name=t -c user.email=t@localhost stash -q
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+refused "a stash is refused" "a stash \(stash@\{0\}" sh -c 'git -C "$1" stash list | grep -q .' - "$SRC"
+git -C "$SRC" stash drop -q
+side=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@localhost GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@localhost \
+	git -C "$SRC" commit-tree -p HEAD -m "side work" "HEAD^{tree}")
+git -C "$SRC" branch "ida-kunit-side-$$" "$side"
+refused "another branch with commits is refused" "commits that were not exported \(ida-kunit-side-$$: .* side work\)" \
+	git -C "$SRC" rev-parse -q --verify "refs/heads/ida-kunit-side-$$"
+git -C "$SRC" branch -q -D "ida-kunit-side-$$"
+printf '#!/bin/sh\necho mine\n' >"$SRC/tools/testing/radix-tree/my-tool" && chmod +x "$SRC/tools/testing/radix-tree/my-tool"
+refused "a new executable where the harness builds is refused" "untracked files \(tools/testing/radix-tree/my-tool\)" \
+	test -x "$SRC/tools/testing/radix-tree/my-tool"
+rm -f "$SRC/tools/testing/radix-tree/my-tool"
+echo "/* mine */" >"$SRC/tools/testing/radix-tree/generated/mine.h"
+refused "a new file in the harness's generated/ folder is refused" "untracked files \(tools/testing/radix-tree/generated/mine.h\)" \
+	test -f "$SRC/tools/testing/radix-tree/generated/mine.h"
+rm -f "$SRC/tools/testing/radix-tree/generated/mine.h"
 
 # --- the series round-trips: apply, then export, gives the same files ------
 section "the series round-trips: apply, then export, gives the same files"
 # (with no git identity: see the top)
 cp -r "$PATCHES" "$tmp/export"
 if "$REPO/scripts/apply-series.sh" 2>"$tmp/err" &&
-   IDA_KUNIT_PATCHES="$tmp/export" "$REPO/scripts/export-series.sh" 2>>"$tmp/err" &&
-   diff -r -I '^Date: ' "$PATCHES" "$tmp/export" >"$tmp/diff"; then
+   IDA_KUNIT_PATCHES="$tmp/export" IDA_KUNIT_FIXES="$tmp/export-fixes" "$REPO/scripts/export-series.sh" 2>>"$tmp/err" &&
+   diff -r -I '^Date: ' "$PATCHES" "$tmp/export" >"$tmp/diff" &&
+   diff -r "$FIXES" "$tmp/export-fixes" >>"$tmp/diff"; then
 	ok "apply then export reproduces the series"
 else
 	not_ok "apply then export reproduces the series" "$(tail -n 1 "$tmp/err") $(head -n 5 "$tmp/diff" 2>/dev/null | tr '\n' ' ')"
@@ -347,6 +371,7 @@ mkdir -p "$fake/tools/testing/kunit" "$fake/lib" "$tmp/fake-cache" "$tmp/fake-bi
 for f in "$SRC"/tools/testing/kunit/*.py; do ln -s "$f" "$fake/tools/testing/kunit/"; done
 rm "$fake/tools/testing/kunit/kunit.py"
 cp "$FIX/fake-kunit.py" "$fake/tools/testing/kunit/kunit.py"
+cp "$FIX/fail.log" "$fake/tools/testing/kunit/fail.log"
 cp "$FIX/fake-make" "$tmp/fake-bin/make"
 echo "int x;" >"$fake/lib/idr.c"
 echo "config IDA_FAKE" >"$fake/lib/Kconfig"
@@ -425,9 +450,44 @@ expect_calls "a slow boot that ran no test fails the leg" "1 exec exec-slow" \
 check_that "and says which boot" "it does not" grep -q "kernel-slow.log: the boot ran no test" "$tmp/out"
 echo "int z;" >>"$fake/lib/idr.c"
 fake_run >/dev/null
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
 check_that "a rebuilt kernel's boot carries the new build's banner" "it does not" \
 	sh -c 'grep -q "#$(cat "$1")" "$2"' - "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/.fake-build-number" \
 	"$tmp/fake-results/x86_64/kernel.log"
+
+# One run at a time in a build folder; a signal stops the boots.
+lock=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake.lock
+( exec 8>"$lock" && flock 8 && sleep 4 ) &
+holder=$!
+sleep 1
+t0=$(date +%s)
+expect_calls "a run waits while another holds the build folder" "0 exec exec-slow" "$(fake_run)"
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "and says so, and starts once it is free" "it did not wait: $(grep -c 'another run' "$tmp/err") $(elapsed "$t0")s" \
+	sh -c 'grep -q "another run is using" "$1" && [ "$2" -ge 2 ]' - "$tmp/err" "$(elapsed "$t0")"
+wait "$holder"
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" IDA_KUNIT_TIMEOUT=60 FAKE_KUNIT_LOG="$FIX/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" -- --qemu_args=-S \
+	>"$tmp/out" 2>"$tmp/err" &
+leg=$!
+for _ in $(seq 50); do
+	[ -f "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/.ida-kunit-boot-pid" ] && break
+	sleep 0.2
+done
+sleep 1
+t0=$(date +%s)
+kill -TERM "$leg"
+wait "$leg"
+rc=$?
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "a signal during the boot stops it at once, and the leg fails saying so" \
+	"exit $rc after $(elapsed "$t0")s: $(tail -n 1 "$tmp/err")" \
+	sh -c '[ "$1" -ne 0 ] && [ "$2" -lt 10 ] && grep -q "stopped by SIGTERM during the boot" "$3" &&
+	       grep -q "stopped by SIGTERM" "$4"' - "$rc" "$(elapsed "$t0")" "$tmp/err" "$tmp/fake-results/x86_64/counts.json"
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "and no boot is left running" "one is: $(pgrep -f "build_dir $tmp/fake-cache" | head -n 1)" \
+	sh -c '! pgrep -f "build_dir $1" >/dev/null' - "$tmp/fake-cache"
 
 # A leg that stops before its boot leaves no earlier run's counts behind.
 expect_calls "a passing leg, first" "0 exec exec-slow" "$(fake_run)"
@@ -635,6 +695,48 @@ assert "EXPECTATION FAILED" in page and "the kernel panicked" in page
 assert not re.search(r"(src|href)=\"(https?:)?//", page)' "$rec/index.html"
 check_that "history.jsonl has one line per run, also when the page is written twice" "it has $(wc -l <"$rec/history.jsonl" 2>/dev/null) lines" \
 	test "$(wc -l <"$rec/history.jsonl")" = 1
+# What the reports say must be this run's, and true.
+cp -r "$rec/fail" "$rec/old-leg"
+python3 - "$rec/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); r["legs"] = ["fail", "skip", "panic"]; r["series_applied"] = True
+json.dump(r, open(sys.argv[1], "w"))
+PY
+python3 "$REPO/kunit/report.py" kcidb "$rec" --out "$tmp/kcidb-4.json" >/dev/null 2>&1
+check_that "kcidb.json holds the legs of this run (run.json), not an earlier run's left in the folder" "it does not" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+legs = {b["misc"]["leg"] for b in d["builds"] if "misc" in b}
+assert legs == {"fail", "skip", "panic"}, legs' "$tmp/kcidb-4.json"
+check_that "the build of the checks fails when a check failed" "it passes" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = [b for b in d["builds"] if b["config_name"] == "checks"][0]
+assert b["status"] == "FAIL" and "shellcheck" in b["comment"], b' "$tmp/kcidb-4.json"
+check_that "the checkout is valid when the series applied" "it is not" python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["checkouts"][0]["valid"] is True' "$tmp/kcidb-4.json"
+sed -i 's/"series_applied": true/"series_applied": false/' "$rec/run.json"
+python3 "$REPO/kunit/report.py" kcidb "$rec" --out "$tmp/kcidb-5.json" >/dev/null 2>&1
+check_that "and not valid when it did not" "it is" python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["checkouts"][0]["valid"] is False' "$tmp/kcidb-5.json"
+rm -rf "$rec/old-leg"
+echo '{"name": "skip", "arch": "ppc64le", "linux_arch": "powerpc", "vcpus": 1, "kunitconfigs": []}' >"$rec/skip/leg.json"
+python3 "$REPO/kunit/report.py" kcidb "$rec" --out "$tmp/kcidb-6.json" >/dev/null 2>&1
+check_that "a test's environment is its leg's (arch, vCPUs), not always 2 vCPUs" "it is not" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+envs = {t["environment"]["comment"] for t in d["tests"] if "-skip-" in t["id"]}
+assert envs == {"QEMU, ppc64le, 1 vCPU"}, envs' "$tmp/kcidb-6.json"
+mkdir -p "$tmp/empty-results"
+expect_error "kcidb of a folder with no leg and no check is an error, not an empty submission" \
+	"nothing to submit" python3 "$REPO/kunit/report.py" kcidb "$tmp/empty-results" --out "$tmp/kcidb-empty.json"
+check_that "and writes nothing" "it wrote a file" test ! -e "$tmp/kcidb-empty.json"
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "report.py line counts a leg whose run went wrong as failed, and says why" "$(python3 "$REPO/kunit/report.py" line "$rec/panic")" \
+	sh -c 'python3 "$1" line "$2" | grep -q "FAIL: 2 passed, 2 failed, .*; unexpected kernel report: BUG"' - "$REPO/kunit/report.py" "$rec/panic"
 mkdir -p "$rec/bench"
 for rev in before after; do
 	printf '{"kind": "userspace", "label": "%s", "rev": "%s", "instructions_per_op": {"seq_alloc_64K": {"ida": 500, "idr": 520, "bitmap": 93}, "seq_free_64K": {"ida": 180, "idr": 240, "bitmap": 25}}}\n' \

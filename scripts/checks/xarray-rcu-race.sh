@@ -47,7 +47,11 @@ wt=$(scratch_worktree race) || exit 2
 git -C "$wt" checkout -q -f --detach "$commit" || cannot "cannot check out $rev in $wt"
 dir=$wt/tools/testing/radix-tree
 out=$RESULTS/xarray-rcu-race
-{ rm -rf "$out" && mkdir -p "$out"; } || cannot "cannot create $out"
+if [ -e "$out" ]; then
+	[ -f "$out/.ida-kunit-race" ] || cannot "$out exists and was not made by xarray-rcu-race.sh: move it away"
+	rm -rf "$out" || cannot "cannot remove the previous results in $out"
+fi
+{ mkdir -p "$out" && touch "$out/.ida-kunit-race"; } || cannot "cannot create $out"
 use_ccache
 cp "$REPO/kunit/harness/xa_rcu_race.c" "$dir/" || exit 2
 read -r -a objs <<<"$HARNESS_OBJS"
@@ -62,7 +66,7 @@ for ((i = 1; i <= runs; i++)); do
 	progs+=("run-$i")
 done
 failed=0
-while read -r prog secs status; do
+while read -r prog _ status; do
 	if [ "$status" != 0 ]; then
 		failed=$((failed + 1))
 		echo "$prog failed (exit $status): $(grep -m1 -E 'ERROR: AddressSanitizer|runtime error' "$out/run-$prog.log" || tail -n 1 "$out/run-$prog.log")"

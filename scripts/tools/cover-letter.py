@@ -35,6 +35,12 @@ handful of fixed sequences rather than what the kernel-doc promises.
 And six years after the 2018 API rework, the deprecated ida_simple_get()
 and ida_simple_remove() wrappers are still there.
 
+The series applies on top of one fix to Debian's tree that is not part
+of it (its prerequisite-patch-id is below): "xarray: Unlink a node before
+handing it to call_rcu()", for a use-after-free that the radix-tree
+harness's iteration test hits now and then, and every time once the
+writer is held up after call_rcu().  It goes to the XArray on its own.
+
 Patch 1 fixes a leak that the new tests found: when the XArray cannot
 store the bitmap ida_alloc_range() just allocated with GFP_NOWAIT (a node
 allocation fails too), the bitmap is lost on the retry and on the -ENOMEM

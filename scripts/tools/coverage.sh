@@ -14,7 +14,12 @@
 dir=$SRC/tools/testing/radix-tree
 [ -d "$dir" ] || die "no radix-tree harness in $SRC: run scripts/pipeline.sh first"
 out=$RESULTS/coverage
-{ rm -rf "$out" && mkdir -p "$out"; } || die "cannot create $out"
+# Only a folder this script made (it carries the marker) is emptied.
+if [ -e "$out" ]; then
+	[ -f "$out/.ida-kunit-coverage" ] || die "$out exists and was not made by coverage.sh: move it away"
+	rm -rf "$out" || die "cannot remove the previous coverage in $out"
+fi
+{ mkdir -p "$out" && touch "$out/.ida-kunit-coverage"; } || die "cannot create $out"
 
 # A result is kept under a key of everything it depends on (the tree, this
 # script, the suite's main program, the compiler), so that a rerun on the
@@ -87,15 +92,30 @@ for line in open(sys.argv[1]):
     else:
         stats[fn][0] += 1
 total = [sum(v[0] for v in stats.values()), sum(v[1] for v in stats.values())]
+# Every function tracked must be found, with lines to run: the three of the
+# API always, the bitmap helpers wherever lib/idr.c defines them.
+source = open(sys.argv[1]).read()
+lost = []
 for fn in ('ida_alloc_range', 'ida_free', 'ida_destroy', 'ida_bitmap_find_zero',
            'ida_bitmap_full', 'ida_bitmap_empty'):
+    # A definition: a line of gcov's listing that opens with a type and
+    # names the function, with no ";".
+    defined = re.search(r'^[^:]*:[^:]*:(?:static )?(?:inline )?[a-z][a-z_ ]* \**' + fn + r'\([^;]*$',
+                        source, re.M)
+    required = fn in ('ida_alloc_range', 'ida_free', 'ida_destroy') or defined
     if fn not in stats:
+        if required:
+            lost.append(fn)
         continue
+    if stats[fn][1] == 0:
+        lost.append(fn)
     run, lines = stats[fn]
     print(f'coverage {fn}: {run} of {lines} lines ({100.0 * run / max(lines, 1):.1f}%)')
 print(f'coverage total: {total[0]} of {total[1]} lines ({100.0 * total[0] / max(total[1], 1):.1f}%)')
 print('\n'.join(missed_ok + missed))
-sys.exit(1 if missed else 0)
+for fn in lost:
+    print(f'error: {fn} not found in lib/idr.c, or no line of it to run: its coverage cannot be measured')
+sys.exit(1 if missed or lost or not total[1] else 0)
 PY
 rc=$?
 if [ $rc -eq 0 ] && [ -n "$key" ]; then

@@ -16,13 +16,25 @@
 # build (#N: the builds made in the folder), and a boot prints the banner
 # of the vmlinux it boots first (FAKE_KUNIT_BOOT_BANNER: another one, as a
 # stale boot image would); the logs it prints lose their own banner.
-# FAKE_KUNIT_SLOW_LOG=none: the slow boot prints no test at all.
+# FAKE_KUNIT_SLOW_LOG=none: the slow boot prints no test at all.  A build of
+# a tree that holds checks/fresh-boot.sh's edit of lib/idr.c says so in its
+# vmlinux, and a boot of it prints fail.log (beside this file).
 import atexit
 import datetime
 import os
 import re
 import sys
 import time
+
+def edited():
+	"""Whether the tree (the current folder, as kunit.py runs) holds
+	checks/fresh-boot.sh's edit of lib/idr.c."""
+	try:
+		with open('lib/idr.c') as f:
+			return '(int)max <= 0' in f.read()
+	except OSError:
+		return False
+
 
 cmd = sys.argv[1]
 args = sys.argv[2:]
@@ -53,6 +65,8 @@ elif cmd == 'build':
 	with open(os.path.join(build, 'vmlinux'), 'w') as f:
 		f.write(f'Linux version 6.12-standin (fake@build) (fake-gcc) #{number} SMP '
 			f'{datetime.datetime.now().ctime()}\n')
+		if edited():
+			f.write('idr: edited\n')
 elif cmd == 'exec':
 	test_log = open(os.path.join(build, 'test.log'), 'w')
 	atexit.register(test_log.close)
@@ -67,13 +81,17 @@ elif cmd == 'exec':
 			emit(''.join(line for line in f if 'Linux version ' not in line).rstrip('\n'))
 
 	banner = os.environ.get('FAKE_KUNIT_BOOT_BANNER')
+	try:
+		with open(os.path.join(build, 'vmlinux')) as f:
+			image = f.read()
+	except OSError:
+		image = ''
 	if not banner:
-		try:
-			with open(os.path.join(build, 'vmlinux')) as f:
-				m = re.search(r'Linux version [^\n]*', f.read())
-		except OSError:
-			m = None
+		m = re.search(r'Linux version [^\n]*', image)
 		banner = m.group(0) if m else ''
+	if 'idr: edited' in image:
+		# A kernel built from the edit fails a case, as the suite must.
+		os.environ['FAKE_KUNIT_LOG'] = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'fail.log')
 	if banner:
 		emit(banner)
 	# What a kernel with QEMU's two vCPUs says (run-kunit.sh checks it).
