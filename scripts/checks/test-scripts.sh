@@ -252,6 +252,11 @@ expect_error "pipeline rejects an unknown arch" "unknown arch 'mips'" "$REPO/scr
 expect_error "test-all rejects an unknown arch" "unknown arch 'mips'" "$REPO/scripts/test-all.sh" mips
 expect_error "a missing cross compiler is named" "compiler nonexistent-linux-gnu-gcc for powerpc is missing" \
 	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch powerpc
+check_that "and the leg's counts.json and junit.xml give that reason, not a generic one" "they do not" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1] + "/counts.json"))
+assert c["verdict"] == "FAIL" and "nonexistent-linux-gnu-gcc for powerpc is missing" in c["problems"][0]["message"], c
+assert "nonexistent-linux-gnu-gcc for powerpc is missing" in open(sys.argv[1] + "/junit.xml").read()' "$IDA_KUNIT_RESULTS/powerpc"
 expect_error "a missing kunitconfig is named" "no kunitconfig /nonexistent" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig /nonexistent
 expect_error "a missing little-endian cross compiler is named" "compiler nonexistent-linux-gnu-gcc for ppc64le is missing" \
