@@ -178,6 +178,9 @@ check series-patch-p1 "$REPO/scripts/checks/check-series.sh" patch
 while read -r p; do
 	check "checkpatch-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch "$p"
 done < <(series_patches)
+while read -r p; do
+	check "checkpatch-fix-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch-fix "$p"
+done < <(fixes_patches)
 check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
 check no-incbin-in-headers "$REPO/scripts/checks/check-series.sh" incbin
 check series-table-in-docs python3 "$REPO/scripts/docs.py" series --check

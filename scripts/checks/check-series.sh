@@ -8,6 +8,7 @@
 #                                  result with the ida-kunit branch
 #   check-series.sh checkpatch P   checkpatch.pl --strict on patch P: no
 #                                  errors, warnings or checks
+#   check-series.sh checkpatch-fix P  the same for a patch of the tree fixes
 #   check-series.sh api            no deprecated IDA API left in the tree
 #   check-series.sh incbin         no header uses .incbin (scripts/ccache-cc)
 # shellcheck source=scripts/lib.sh
@@ -46,8 +47,10 @@ am|patch)
 		echo "patch -p1: $n patches applied on $PRISTINE_TAG and its $nfixes tree fixes, same tree as git am"
 	fi
 	;;
-checkpatch)
-	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH"
+checkpatch|checkpatch-fix)
+	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH | checkpatch-fix PATCH"
+	# checkpatch-fix: a patch of the tree fixes (their folder is the one read).
+	[ "$1" = checkpatch ] || PATCHES=$FIXES
 	[ -f "$PATCHES/$2" ] || die "no patch $PATCHES/$2"
 	# A pass is kept under a key of everything it depends on: the patch,
 	# this script, and the branch's tree (checkpatch.pl, its word lists,
@@ -106,6 +109,6 @@ incbin)
 	echo "git grep: no header (*.h, *.inc) of the tree uses .incbin"
 	;;
 *)
-	die "usage: check-series.sh am | patch | checkpatch PATCH | api | incbin"
+	die "usage: check-series.sh am | patch | checkpatch PATCH | checkpatch-fix PATCH | api | incbin"
 	;;
 esac
