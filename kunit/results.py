@@ -34,6 +34,7 @@ kmemleak scan ran and reported nothing.
 
 import argparse
 import json
+import mmap
 import os
 import re
 import sys
@@ -311,11 +312,11 @@ def built_banner(path):
 	"""The Linux version banner of the kernel image at path (vmlinux), as
 	the kernel prints it at boot, or None."""
 	try:
-		with open(path, 'rb') as f:
-			m = BANNER_RE.search(f.read())
-	except OSError:
+		with open(path, 'rb') as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+			m = BANNER_RE.search(data)
+			return m.group(0).decode('utf-8', 'replace').strip() if m else None
+	except (OSError, ValueError):
 		return None
-	return m.group(0).decode('utf-8', 'replace').strip() if m else None
 
 
 def banner_short(banner):
@@ -341,7 +342,7 @@ def banner_problems(logs, boots, image):
 		said = [t[t.index('Linux version '):] for t in said]
 		name = os.path.basename(log)
 		if not said:
-			problems.append(('stale-kernel', f'{name}: no Linux version banner: the kernel did not boot'))
+			problems.append(('no-boot', f'{name}: no Linux version banner: the kernel did not boot'))
 		elif want not in said:
 			problems.append(('stale-kernel', f'booted a kernel other than the one built: {name} says '
 					 f'"{banner_short(said[0])}", {os.path.basename(image)} '

@@ -27,9 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 # cover letter's From: from the committer identity).  The abbreviated
 # blob names of the "index" lines have a fixed length: git's default
 # depends on how many objects the repository holds and how they are packed.
-GIT_COMMITTER_NAME=$(git log -1 --format=%an) GIT_COMMITTER_EMAIL=$(git log -1 --format=%ae) \
 # The series starts from the tree fixes: --base names the pristine source
 # and lists the fixes as prerequisite patches (by patch id).
+GIT_COMMITTER_NAME=$(git log -1 --format=%an) GIT_COMMITTER_EMAIL=$(git log -1 --format=%ae) \
 git -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=subject \
 	--zero-commit --base="$PRISTINE_TAG" -o "$tmp" "$BASE_TAG..HEAD" ||
 	die "git format-patch failed"

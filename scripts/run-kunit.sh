@@ -50,10 +50,11 @@ python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch 
 [ -f "$out/counts.json" ] || die "cannot write $out/counts.json"
 # From here on, a stop says why in the leg's results too (counts.json,
 # junit.xml and what the reports make of them), not only on stderr.
+phase=setup	# how far the leg got: setup, config, build, run
 die() {
 	echo "error: $*" >&2
 	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --arch "$name" --out "$out" \
-		--log /dev/null --failed-phase setup --message "$*" >/dev/null
+		--log /dev/null --failed-phase "$phase" --message "$*" >/dev/null
 	exit 1
 }
 
@@ -182,6 +183,7 @@ write_stamp() {	# write_stamp STAMP: made now, from this run's inputs, at $t_sta
 
 t_start=$(date +%s.%N)
 t0=$(date +%s)
+phase=config
 changes=$(tree_changes)
 if stamp_matches "$config_stamp" && { [ -z "$base" ] || [ -f "$base_config" ]; } &&
    [[ "$changes" != *kconfig* ]]; then
@@ -208,6 +210,7 @@ fi
 t_config=$(elapsed "$t0")
 
 t0=$(date +%s)
+phase=build
 if [ "$config_up_to_date" = 1 ] && [ -f "$build/vmlinux" ] && stamp_matches "$build_stamp" &&
    [ -z "$changes" ]; then
 	info "kunit $name: the kernel in $build is up to date"
@@ -268,6 +271,9 @@ stop_boots() {	# stop_boots SIGNAL: what a signal to this script does
 		pid=$(cat "$f" 2>/dev/null) || continue
 		kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
 	done
+	# The slow boot's timeout, also when its subshell had not written
+	# its pid yet.
+	[ -z "$slow_pid" ] || pkill -TERM -P "$slow_pid" 2>/dev/null
 	wait
 	die "kunit $name: stopped by SIG$1 during the boot"
 }
@@ -304,13 +310,26 @@ if [ -n "$leak_scan" ]; then
 fi
 
 t0=$(date +%s)
+phase=run
 timed_out=0
 logs=()
+slow_pid=
 trap 'stop_boots INT' INT
 trap 'stop_boots TERM' TERM
+# A kunitconfig whose cases are all slow says "# boots: slow": the leg boots
+# once, for them (kernel-slow.log).
+boots=$(sed -n 's/^# boots:[[:space:]]*//p' "${kunitconfigs[@]}" | sort -u)
+case "$boots" in
+''|slow) ;;
+*) die "unknown boots '$(echo "$boots" | tr '\n' ' ')' in the kunitconfigs of $name (known: slow)" ;;
+esac
+rm -f "$build/.ida-kunit-boot-pid" "$build/.ida-kunit-slow-boot/.ida-kunit-boot-pid"
 if [[ " ${extra[*]}" == *" --filter"* ]]; then
 	boot "" "$build"
 	boot_log "" "$build"
+elif [ "$boots" = slow ]; then
+	boot -slow "$build" --filter "speed<=slow"
+	boot_log -slow "$build"
 else
 	slow_dir=$build/.ida-kunit-slow-boot
 	{ rm -rf "$slow_dir" && mkdir "$slow_dir" && ln -s "$build"/* "$build/.config" "$slow_dir/" &&
@@ -322,6 +341,7 @@ else
 	boot_log "" "$build"
 	boot_log -slow "$slow_dir"
 fi
+trap - INT TERM
 t_run=$(elapsed "$t0")
 
 # leg.json gets what the kernel is: word size and byte order from vmlinux's

@@ -192,6 +192,7 @@ sed -n '2,$p' "$RESULTS/bisect/table.txt" 2>/dev/null | cut -c1-110
 echo "== userspace harness"
 check radix-tree-targets "$REPO/scripts/checks/radix-tree-test.sh"
 check xarray-rcu-race "$REPO/scripts/checks/xarray-rcu-race.sh"
+check xarray-rcu-race-fails-without-fix "$REPO/scripts/checks/xarray-rcu-race.sh" --rev "$PRISTINE_TAG" --runs 2 --expect-failure
 check suite-coverage "$REPO/scripts/tools/coverage.sh"
 grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 
