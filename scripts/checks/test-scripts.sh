@@ -385,7 +385,7 @@ echo "config IDA_FAKE" >"$fake/lib/Kconfig"
 cp "$REPO/kunitconfigs/ida.kunitconfig" "$tmp/fake.kunitconfig"
 fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its exit code and calls
 	local calls=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log rc
-	rm -f "$calls"
+	rm -f "$calls" "${calls%.log}.jsonl"
 	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" "$@" \
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
@@ -398,6 +398,23 @@ expect_calls() {	# expect_calls NAME WANT GOT
 	if [ "$3" = "$2" ]; then ok "$1"; else not_ok "$1" "exit code and calls '$3', wanted '$2'"; fi
 }
 expect_calls "a first run configures and builds with kunit.py" "0 config build exec exec-slow" "$(fake_run)"
+# Every argument run-kunit.sh gives kunit.py, and nothing else: the leg's
+# and the arch's kunitconfigs and the allnoconfig base, the QEMU config,
+# the compilers through ccache, the jobs, the time limit, each boot's filter.
+kunit_args_ok() {	# kunit_args_ok NAME ARCH: the last fake leg of ARCH gave kunit.py what it must
+	if python3 "$FIX/kunit-args.py" "$tmp/fake-cache" "$TREE_VERSION" "$2" "$tmp/fake.kunitconfig" "$REPO" \
+		"${IDA_KUNIT_TIMEOUT:-300}" "${IDA_KUNIT_JOBS:-$(nproc)}" >"$tmp/args-diff" 2>&1; then
+		ok "$1"
+	else
+		not_ok "$1" "$(head -c 600 "$tmp/args-diff")"
+	fi
+}
+kunit_args_ok "kunit.py gets every argument of the leg, and nothing else" x86_64
+rm -f "$tmp/fake-cache/build/linux-$TREE_VERSION-powerpc-fake/calls.jsonl"
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch powerpc --kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
+kunit_args_ok "and a cross-compiled leg's get its --cross_compile and its compiler" powerpc
 expect_calls "a rerun with nothing changed only boots" "0 exec exec-slow" "$(fake_run)"
 if grep -qE "build [0-9]+s \(up to date\)" "$tmp/err"; then
 	ok "a rerun says the kernel is up to date"
