@@ -11,5 +11,5 @@ CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   qemu_arch='arm',
 			   kernel_path='arch/arm/boot/zImage',
-			   kernel_command_line='console=ttyAMA0 panic=-1',
+			   kernel_command_line='console=ttyAMA0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-machine', 'virt', '-smp', '2'])

@@ -10,6 +10,6 @@ CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   qemu_arch='aarch64',
 			   kernel_path='arch/arm64/boot/Image.gz',
-			   kernel_command_line='console=ttyAMA0 panic=-1',
+			   kernel_command_line='console=ttyAMA0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-machine', 'virt', '-cpu', 'max,pauth-impdef=on',
 					      '-smp', '2'])

@@ -9,5 +9,5 @@ QEMU_ARCH = QemuArchParams(linux_arch='m68k',
 CONFIG_VIRT=y''',
 			   qemu_arch='m68k',
 			   kernel_path='vmlinux',
-			   kernel_command_line='console=hvc0 panic=-1',
+			   kernel_command_line='console=hvc0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-machine', 'virt'])

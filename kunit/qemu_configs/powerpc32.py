@@ -18,6 +18,6 @@ CONFIG_SERIAL_8250_CONSOLE=y
 CONFIG_SERIAL_OF_PLATFORM=y''',
 			   qemu_arch='ppc',
 			   kernel_path='vmlinux',
-			   kernel_command_line='console=ttyS0 panic=-1',
+			   kernel_command_line='console=ttyS0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-M', 'ppce500', '-cpu', 'e500mc',
 					      '-smp', '2'])

@@ -13,6 +13,6 @@ CONFIG_SERIAL_8250_CONSOLE=y
 CONFIG_HVC_CONSOLE=y''',
 			   qemu_arch='ppc64',
 			   kernel_path='vmlinux',
-			   kernel_command_line='console=ttyS0 panic=-1',
+			   kernel_command_line='console=ttyS0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-M', 'pseries', '-cpu', 'power9',
 					      '-smp', '2'])

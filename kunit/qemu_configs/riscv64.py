@@ -12,6 +12,6 @@ CONFIG_SERIAL_8250_CONSOLE=y
 CONFIG_SERIAL_OF_PLATFORM=y''',
 			   qemu_arch='riscv64',
 			   kernel_path='arch/riscv/boot/Image',
-			   kernel_command_line='console=ttyS0 panic=-1',
+			   kernel_command_line='console=ttyS0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-machine', 'virt', '-cpu', 'rv64', '-smp', '2',
 					      '-bios', '/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin'])

@@ -12,5 +12,5 @@ CONFIG_NUMA=y
 CONFIG_MODULES=y''',
 			   qemu_arch='s390x',
 			   kernel_path='arch/s390/boot/bzImage',
-			   kernel_command_line='console=ttyS0 panic=-1',
+			   kernel_command_line='console=ttyS0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-machine', 's390-ccw-virtio', '-cpu', 'qemu', '-smp', '2'])

@@ -15,7 +15,7 @@ CONFIG_CMDLINE_EXTEND=y
 ''',
 			   qemu_arch='sh4',
 			   kernel_path='arch/sh/boot/zImage',
-			   kernel_command_line='console=ttySC1 panic=-1',
+			   kernel_command_line='console=ttySC1 panic=-1 printk.time=1',
 			   serial='null',
 			   extra_qemu_params=['-machine', 'r2d',
 					      '-serial', 'mon:stdio'])

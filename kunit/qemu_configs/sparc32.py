@@ -15,5 +15,5 @@ CONFIG_SERIAL_SUNZILOG_CONSOLE=y
 ''',
 			   qemu_arch='sparc',
 			   kernel_path='arch/sparc/boot/zImage',
-			   kernel_command_line='console=ttyS0 mem=256M panic=-1',
+			   kernel_command_line='console=ttyS0 mem=256M panic=-1 printk.time=1',
 			   extra_qemu_params=['-M', 'SS-20', '-smp', '2', '-m', '256'])

@@ -13,5 +13,7 @@ CONFIG_SERIAL_8250_CONSOLE=y''',
 			   kernel_path='arch/x86/boot/bzImage',
 			   # panic=-1: a panic reboots at once, and -no-reboot
 			   # turns that into a QEMU exit instead of a hang.
-			   kernel_command_line='console=ttyS0 panic=-1',
+			   # printk.time=1: every line gets its time, from which
+			   # kunit/results.py takes each case's duration.
+			   kernel_command_line='console=ttyS0 panic=-1 printk.time=1',
 			   extra_qemu_params=['-bios', 'qboot.rom', '-smp', '2'])
