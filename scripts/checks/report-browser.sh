@@ -74,12 +74,20 @@ for f in legs:
         problems.append(f'leg {name} is not in the page')
     elif p.legs[name] != want:
         problems.append(f'leg {name}: the page shows {p.legs[name]}, counts.json says {want}')
-    junit = os.path.join(os.path.dirname(f), 'junit.xml')
-    if os.path.isfile(junit):
-        for m in re.finditer(r'<failure message="([^"]*)"', open(junit, encoding='utf-8').read()):
-            msg = html.unescape(m.group(1))[:60]
-            if msg and msg not in text:
-                problems.append(f'leg {name}: the failure "{msg}" is not shown')
+    def failed_messages(group):
+        for case in group.get('test_cases', []):
+            if case.get('status') in ('FAIL', 'ERROR') and case.get('message'):
+                yield case['message']
+        for sub in group.get('sub_groups', []):
+            yield from failed_messages(sub)
+    try:
+        tree = json.load(open(os.path.join(os.path.dirname(f), 'results.json'), encoding='utf-8'))
+    except (OSError, ValueError):
+        tree = {}
+    for message in failed_messages(tree):
+        msg = (message.strip().splitlines() or [""])[0][:60]
+        if msg and msg not in text:
+            problems.append(f'leg {name}: the failure "{msg}" is not shown')
 errors = [l for l in open(console, encoding='utf-8', errors='replace')
           if re.search(r'CONSOLE|Uncaught|Failed to load resource', l)]
 problems += [f'console: {l.strip()[:200]}' for l in errors]
