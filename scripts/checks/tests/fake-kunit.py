@@ -26,7 +26,7 @@ import re
 import sys
 import time
 
-def edited():
+def edited() -> bool:
 	"""Whether the tree (the current folder, as kunit.py runs) holds
 	checks/fresh-boot.sh's edit of lib/idr.c."""
 	try:
@@ -71,12 +71,12 @@ elif cmd == 'exec':
 	test_log = open(os.path.join(build, 'test.log'), 'w')
 	atexit.register(test_log.close)
 
-	def emit(*line):	# the boot's output, on stdout and in test.log
+	def emit(*line: object) -> None:	# the boot's output, on stdout and in test.log
 		text = ' '.join(str(w) for w in line) + '\n'
 		sys.stdout.write(text)
 		test_log.write(text)
 
-	def emit_log(path):	# a recorded log, without its banner
+	def emit_log(path: str) -> None:	# a recorded log, without its banner
 		with open(path) as f:
 			emit(''.join(line for line in f if 'Linux version ' not in line).rstrip('\n'))
 
@@ -114,7 +114,7 @@ elif cmd == 'exec':
 	if not slow and os.environ.get('FAKE_KUNIT_LOG'):
 		emit_log(os.environ['FAKE_KUNIT_LOG'])
 		sys.exit(0)
-	suites = []
+	suites: list[str] = []
 	for k in kunitconfigs:
 		with open(k) as f:
 			for line in f:
