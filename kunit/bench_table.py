@@ -2,87 +2,183 @@
 # SPDX-License-Identifier: GPL-2.0
 """Results of the IDA benchmark (lib/tests/ida_benchmark_kunit.c).
 
-  table.py userspace --label L --rev R --log LOG --out JSON DUMP...
+  bench_table.py userspace --label L --rev R --log LOG --out JSON DUMP...
       callgrind dumps (one per workload and allocator, named by the
       benchmark's CALLGRIND_DUMP_STATS_AT markers) -> instructions per op
-  table.py kernel --log KERNEL_LOG --out JSON
+  bench_table.py kernel --log KERNEL_LOG --out JSON
       the "bench ..." lines of an in-kernel run -> ns per op, bytes per ID
-  table.py table JSON...
+  bench_table.py table JSON...
       one markdown table of everything
+
+scripts/tools/bench.sh runs all three.  A file that cannot be read or holds
+no benchmark output is one "error:" line and exit 1; a bad command line,
+exit 2.
 """
 
 import argparse
 import json
 import re
 import sys
+from dataclasses import dataclass, field
+from typing import Dict, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, Union, cast
 
 OPS_RE = re.compile(r'bench (\S+): ops (\d+), ns/op ida ([\d.]+) idr ([\d.]+) bitmap ([\d.]+)')
 MEM_RE = re.compile(r'bench memory (\S+): ids (\d+), bytes/id\*100 ida (\d+) idr (\d+)')
 ALLOCATORS = ('ida', 'idr', 'bitmap')
+TRIGGER = 'desc: Trigger: Client Request: '
+
+# Per workload, a number per allocator.
+PerAllocator = Dict[str, Dict[str, float]]
 
 
-def read_ops(log):
-	ops, ns, mem = {}, {}, {}
+class Memory(TypedDict):
+	"""Slab bytes per allocated ID at one fill ("bench memory" lines)."""
+	ids: int
+	ida: float
+	idr: float
+
+
+class UserspaceResult(TypedDict):
+	"""userspace-REV.json: one revision of the allocator under callgrind."""
+	kind: Literal['userspace']
+	label: str
+	rev: str
+	ops: Dict[str, int]
+	instructions_per_op: PerAllocator
+	memory: Dict[str, Memory]
+
+
+class KernelResult(TypedDict):
+	"""kernel.json: the in-kernel run."""
+	kind: Literal['kernel']
+	ops: Dict[str, int]
+	ns_per_op: PerAllocator
+	memory: Dict[str, Memory]
+
+
+Result = Union[UserspaceResult, KernelResult]
+
+
+class BenchError(Exception):
+	"""What stops a command; the message is the "error:" line."""
+
+
+@dataclass
+class BenchLog:
+	"""The "bench" lines of a run's output."""
+	ops: Dict[str, int] = field(default_factory=dict)
+	ns_per_op: PerAllocator = field(default_factory=dict)
+	memory: Dict[str, Memory] = field(default_factory=dict)
+
+
+def read_log(log: str) -> BenchLog:
+	"""The benchmark lines of LOG (a kernel log, or what the userspace
+	benchmark printed); BenchError when it has none."""
+	out = BenchLog()
 	with open(log, errors='replace') as f:
 		for line in f:
 			m = OPS_RE.search(line)
 			if m:
-				ops[m.group(1)] = int(m.group(2))
-				ns[m.group(1)] = dict(zip(ALLOCATORS, map(float, m.group(3, 4, 5))))
+				out.ops[m.group(1)] = int(m.group(2))
+				out.ns_per_op[m.group(1)] = dict(zip(ALLOCATORS, map(float, m.group(3, 4, 5))))
 			m = MEM_RE.search(line)
 			if m:
-				mem[m.group(1)] = {'ids': int(m.group(2)),
-						   'ida': int(m.group(3)) / 100, 'idr': int(m.group(4)) / 100}
-	return ops, ns, mem
+				out.memory[m.group(1)] = {'ids': int(m.group(2)), 'ida': int(m.group(3)) / 100,
+							  'idr': int(m.group(4)) / 100}
+	if not out.ops:
+		raise BenchError(f'no benchmark output in {log}')
+	return out
 
 
-def userspace(args):
-	ops, _, mem = read_ops(args.log)
-	if not ops:
-		sys.exit(f'error: no benchmark output in {args.log}')
-	instr = {}
-	for dump in args.dumps:
-		name = total = None
-		with open(dump) as f:
-			for line in f:
-				if line.startswith('desc: Trigger: Client Request: '):
-					name = line[len('desc: Trigger: Client Request: '):].strip()
-				elif line.startswith(('summary:', 'totals:')):
+def read_dump(path: str) -> Optional[Tuple[str, str, int]]:
+	"""Workload, allocator and instruction count of a callgrind dump made at
+	a "workload/allocator" marker; None for any other dump (the one callgrind
+	writes when the program ends)."""
+	name: Optional[str] = None
+	total: Optional[int] = None
+	with open(path, errors='replace') as f:
+		for line in f:
+			if line.startswith(TRIGGER):
+				name = line[len(TRIGGER):].strip()
+			elif line.startswith(('summary:', 'totals:')):
+				try:
 					total = int(line.split()[1])
-		if name is None or '/' not in name or total is None:
+				except (IndexError, ValueError):
+					raise BenchError(f'{path}: bad line {line.strip()!r}') from None
+	if name is None or '/' not in name or total is None:
+		return None
+	workload, allocator = name.split('/', 1)
+	return workload, allocator, total
+
+
+def instructions_per_op(ops: Dict[str, int], dumps: Sequence[str]) -> PerAllocator:
+	"""Instructions per operation of every workload and allocator, from one
+	callgrind dump each."""
+	instr: PerAllocator = {}
+	for dump in dumps:
+		found = read_dump(dump)
+		if found is None:
 			continue
-		workload, allocator = name.split('/', 1)
+		workload, allocator, total = found
 		if workload not in ops:
-			sys.exit(f'error: {dump}: workload {workload} has no operation count')
+			raise BenchError(f'{dump}: workload {workload} has no operation count')
 		instr.setdefault(workload, {})[allocator] = round(total / ops[workload], 1)
 	missing = [w for w in ops if set(instr.get(w, {})) != set(ALLOCATORS)]
 	if missing:
-		sys.exit(f'error: no callgrind dump for {", ".join(missing)}')
-	with open(args.out, 'w') as f:
-		json.dump({'kind': 'userspace', 'label': args.label, 'rev': args.rev,
-			   'ops': ops, 'instructions_per_op': instr, 'memory': mem}, f, indent=2)
+		raise BenchError(f'no callgrind dump for {", ".join(missing)}')
+	return instr
 
 
-def kernel(args):
-	ops, ns, mem = read_ops(args.log)
-	if not ops:
-		sys.exit(f'error: no benchmark output in {args.log}')
-	with open(args.out, 'w') as f:
-		json.dump({'kind': 'kernel', 'ops': ops, 'ns_per_op': ns, 'memory': mem}, f, indent=2)
+def userspace_result(label: str, rev: str, log: str, dumps: Sequence[str]) -> UserspaceResult:
+	bench = read_log(log)
+	return {'kind': 'userspace', 'label': label, 'rev': rev, 'ops': bench.ops,
+		'instructions_per_op': instructions_per_op(bench.ops, dumps), 'memory': bench.memory}
 
 
-def table(args):
-	users, kern = [], None
-	for path in args.json:
-		with open(path) as f:
-			d = json.load(f)
+def kernel_result(log: str) -> KernelResult:
+	bench = read_log(log)
+	return {'kind': 'kernel', 'ops': bench.ops, 'ns_per_op': bench.ns_per_op, 'memory': bench.memory}
+
+
+def _is_map(value: object, check: Union[type, Tuple[type, ...]]) -> bool:
+	return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, check)
+						   for k, v in value.items())
+
+
+def load_result(path: str) -> Result:
+	"""A result that userspace or kernel wrote, its shape checked."""
+	with open(path, encoding='utf-8') as f:
+		try:
+			d: object = json.load(f)
+		except ValueError as e:
+			raise BenchError(f'{path}: not JSON ({e})') from e
+	kind = d.get('kind') if isinstance(d, dict) else None
+	per_op = {'userspace': 'instructions_per_op', 'kernel': 'ns_per_op'}.get(str(kind))
+	if not isinstance(d, dict) or per_op is None:
+		raise BenchError(f'{path}: not a benchmark result of bench_table.py (no "kind")')
+	ok = (_is_map(d.get('ops'), int) and _is_map(d.get(per_op), dict) and
+	      all(_is_map(v, (int, float)) for v in d[per_op].values()) and
+	      _is_map(d.get('memory'), dict) and
+	      (kind == 'kernel' or (isinstance(d.get('label'), str) and isinstance(d.get('rev'), str))))
+	if not ok:
+		raise BenchError(f'{path}: a {kind} result without its ops, {per_op}, memory'
+				 f'{" or label and rev" if kind == "userspace" else ""}')
+	return cast(Result, d)
+
+
+def table(results: Sequence[Result]) -> str:
+	"""The Markdown table of the userspace results (one IDA column each, the
+	IDR and bitmap of the last) and of the kernel one (the last given)."""
+	users: List[UserspaceResult] = []
+	kern: Optional[KernelResult] = None
+	for d in results:
 		if d['kind'] == 'kernel':
 			kern = d
 		else:
 			users.append(d)
-	workloads = []
-	for d in users + ([kern] if kern else []):
-		for w in d['ops']:
+	workloads: List[str] = []
+	for ops in [u['ops'] for u in users] + ([kern['ops']] if kern else []):
+		for w in ops:
 			if w not in workloads:
 				workloads.append(w)
 	head = ['workload', 'ops']
@@ -92,16 +188,18 @@ def table(args):
 		head += ['IDR instr/op', 'bitmap instr/op']
 	if kern:
 		head += ['kernel ns/op IDA', 'IDR', 'bitmap', 'IDA/IDR']
+	out: List[str] = []
 	if users:
-		print('Userspace: callgrind instructions per operation (a churn row counts a pair),'
-		      ' radix-tree harness, -O2, XA_CHUNK_SHIFT 6.')
+		out.append('Userspace: callgrind instructions per operation (a churn row counts a pair),'
+			   ' radix-tree harness, -O2, XA_CHUNK_SHIFT 6.')
 	if kern:
-		print('Kernel: x86_64 in QEMU (TCG), one boot; ratios matter, not absolute times.')
-	print()
-	print('| ' + ' | '.join(head) + ' |')
-	print('|' + '---|' * len(head))
+		out.append('Kernel: x86_64 in QEMU (TCG), one boot; ratios matter, not absolute times.')
+	out.append('')
+	out.append('| ' + ' | '.join(head) + ' |')
+	out.append('|' + '---|' * len(head))
+	first_ops = users[0]['ops'] if users else kern['ops'] if kern else {}
 	for w in workloads:
-		row = [w, str((users[0] if users else kern)['ops'].get(w, ''))]
+		row = [w, str(first_ops.get(w, ''))]
 		for u in users:
 			row.append(str(u['instructions_per_op'].get(w, {}).get('ida', '')))
 		if users:
@@ -114,34 +212,76 @@ def table(args):
 				row += [f'{k["ida"]:.1f}', f'{k["idr"]:.1f}', f'{k["bitmap"]:.1f}', ratio]
 			else:
 				row += [''] * 4
-		print('| ' + ' | '.join(row) + ' |')
+		out.append('| ' + ' | '.join(row) + ' |')
 	mems = [(u['label'], u['memory']) for u in users] + ([('kernel', kern['memory'])] if kern else [])
 	if any(m for _, m in mems):
-		print('\nBytes of slab per allocated ID (XArray nodes, and IDA bitmaps):\n')
-		print('| fill | where | IDA | IDR |')
-		print('|---|---|---|---|')
+		out.append('\nBytes of slab per allocated ID (XArray nodes, and IDA bitmaps):\n')
+		out.append('| fill | where | IDA | IDR |')
+		out.append('|---|---|---|---|')
 		for label, m in mems:
 			for what, v in m.items():
-				print(f'| {what} | {label} | {v["ida"]:.2f} | {v["idr"]:.2f} |')
+				out.append(f'| {what} | {label} | {v["ida"]:.2f} | {v["idr"]:.2f} |')
+	return '\n'.join(out) + '\n'
 
 
-def main():
-	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-	sub = ap.add_subparsers(dest='cmd', required=True)
-	u = sub.add_parser('userspace')
-	u.add_argument('--label', required=True)
-	u.add_argument('--rev', required=True)
-	u.add_argument('--log', required=True)
-	u.add_argument('--out', required=True)
-	u.add_argument('dumps', nargs='+')
-	k = sub.add_parser('kernel')
-	k.add_argument('--log', required=True)
-	k.add_argument('--out', required=True)
-	t = sub.add_parser('table')
-	t.add_argument('json', nargs='+')
-	args = ap.parse_args()
-	{'userspace': userspace, 'kernel': kernel, 'table': table}[args.cmd](args)
+def write_json(path: str, result: Result) -> None:
+	with open(path, 'w', encoding='utf-8') as f:
+		json.dump(result, f, indent=2)
+
+
+def cmd_userspace(args: argparse.Namespace) -> None:
+	write_json(args.out, userspace_result(args.label, args.rev, args.log, args.dumps))
+
+
+def cmd_kernel(args: argparse.Namespace) -> None:
+	write_json(args.out, kernel_result(args.log))
+
+
+def cmd_table(args: argparse.Namespace) -> None:
+	sys.stdout.write(table([load_result(p) for p in args.json]))
+
+
+class ArgumentParser(argparse.ArgumentParser):
+	"""argparse with a bad command line as one "error:" line (exit 2)."""
+
+	def error(self, message: str) -> NoReturn:
+		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
+
+
+def parser() -> argparse.ArgumentParser:
+	ap = ArgumentParser(prog='bench_table.py', description=__doc__,
+			    formatter_class=argparse.RawDescriptionHelpFormatter)
+	sub = ap.add_subparsers(dest='cmd', required=True, metavar='COMMAND',
+				parser_class=ArgumentParser)
+	u = sub.add_parser('userspace', help='callgrind dumps and the log of a userspace run -> JSON')
+	u.add_argument('--label', required=True, help='the column name of the revision (its short hash)')
+	u.add_argument('--rev', required=True, help='the revision measured')
+	u.add_argument('--log', required=True, help='what the userspace benchmark printed')
+	u.add_argument('--out', required=True, help='the JSON to write')
+	u.add_argument('dumps', nargs='+', metavar='DUMP', help='callgrind dumps of the run')
+	u.set_defaults(func=cmd_userspace)
+	k = sub.add_parser('kernel', help='the kernel log of an in-kernel run -> JSON')
+	k.add_argument('--log', required=True, help='the kernel log (kernel-slow.log of bench-kernel)')
+	k.add_argument('--out', required=True, help='the JSON to write')
+	k.set_defaults(func=cmd_kernel)
+	t = sub.add_parser('table', help='JSON results -> a Markdown table, on stdout')
+	t.add_argument('json', nargs='+', metavar='JSON', help='results of userspace and kernel')
+	t.set_defaults(func=cmd_table)
+	return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+	args = parser().parse_args(argv)
+	try:
+		args.func(args)
+	except BenchError as e:
+		print(f'error: {e}', file=sys.stderr)
+		return 1
+	except OSError as e:
+		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
+		return 1
+	return 0
 
 
 if __name__ == '__main__':
-	main()
+	sys.exit(main())

@@ -67,6 +67,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, IO, Iterator, Optional, Sequence, TypedDict
 
+import qemu_params
+
 if TYPE_CHECKING:
 	# kunit_tool, typed upstream.  At run time the modules come from the
 	# tree given with --kunit-tool: load_kunit_tool() imports them.
@@ -110,7 +112,6 @@ LEAK_SCAN_DONE_RE = re.compile(r'leak-scan: kmemleak done: (\d+) unreferenced ob
 # linux_banner, which the kernel never prints, has "# " where #N goes).
 BANNER_RE = re.compile(rb'Linux version [^\x00\n%]*\) #[^\s\x00][^\x00\n]*\n')
 SMP_RE = re.compile(r'smp: Brought up \d+ nodes?, (\d+) CPUs?')
-QEMU_SMP_RE = re.compile(r"'-smp',\s*'(\d+)'")
 
 
 class InputError(Exception):
@@ -727,8 +728,11 @@ def write_leg(opts: Options) -> None:
 		leg['word_size'] = {1: 32, 2: 64}.get(ident[4]) if elf else None
 		leg['endianness'] = {1: 'little', 2: 'big'}.get(ident[5]) if elf else None
 	if opts.qemu_config:
-		smp = QEMU_SMP_RE.search(read_text(opts.qemu_config, 'QEMU config'))
-		leg['vcpus'] = int(smp.group(1)) if smp else 1
+		try:
+			params = qemu_params.load(opts.qemu_config, opts.kunit_tool)
+			leg['vcpus'] = qemu_params.vcpus(params)
+		except qemu_params.QemuConfigError as e:
+			raise InputError(f'cannot read the QEMU config: {e}') from e
 	write_text(os.path.join(opts.out, 'leg.json'), json.dumps(leg, indent=2))
 
 

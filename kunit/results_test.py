@@ -672,9 +672,9 @@ class OutputTest(ResultsTestCase):
 		vmlinux = os.path.join(self.tmp, 'vmlinux')
 		with open(vmlinux, 'wb') as f:
 			f.write(b'\x7fELF\x02\x01\x01\x00')
-		qemu = os.path.join(self.tmp, 'qemu.py')
-		with open(qemu, 'w', encoding='utf-8') as f:
-			f.write("QEMU_ARCH = QemuArchParams(extra_qemu_params=['-smp', '2'])\n")
+		# The x86_64 leg's own QEMU config, read as kunit_tool reads it
+		# (kunit/qemu_params.py): 2 vCPUs.
+		qemu = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'qemu_configs', 'x86_64.py')
 		run = self.run_main('pass.log', args=['--leg-arch', 'x86_64', '--linux-arch', 'x86_64',
 						      '--compiler', 'gcc 12', '--build-dir', '/build',
 						      '--kunitconfig', 'kunitconfigs/ida.kunitconfig',
@@ -733,7 +733,7 @@ class CommandLineTest(ResultsTestCase):
 	def test_missing_qemu_config(self) -> None:
 		qemu = os.path.join(self.tmp, 'qemu.py')
 		run = self.run_main('pass.log', args=['--leg-arch', 'x86_64', '--qemu-config', qemu])
-		self.assertOneError(run, 2, f'error: cannot read QEMU config {qemu}: No such file or directory')
+		self.assertOneError(run, 2, f'error: cannot read the QEMU config: no QEMU config {qemu}')
 
 	def test_missing_log(self) -> None:
 		"""A kernel log that cannot be read is a boot that left none: the

@@ -11,23 +11,48 @@ A block is the text between "<!-- generated: NAME -->" and
                              README.md: a run of scripts/test-all.sh, from
                              RESULTS (times.json, checks/, <leg>/counts.json),
                              into the block NAME (default: last-run)
+  docs.py ci-caches RESULTS  .github/README.md: what the CI caches weigh, from
+                             RESULTS/ci-caches.json
+                             (scripts/tools/ci-cache-sizes.sh)
 
 With --check nothing is written; the exit code says whether the block is up
-to date.
+to date (1 when it is not).  A missing or unreadable input is one "error:"
+line and exit 1; a bad command line, exit 2.
 """
 
+import argparse
 import email
+import email.message
 import email.policy
 import json
 import os
 import re
 import sys
+from typing import Dict, List, NoReturn, Optional, Sequence
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK_RE = r'(<!-- generated: {name} -->\n)(.*?)(<!-- end generated -->)'
 
 
-def replace_block(path, name, body, check):
+class DocsError(Exception):
+	"""An input that cannot be read; the message is the "error:" line."""
+
+
+def load_json(path: str) -> Dict[str, object]:
+	"""A JSON object from PATH; DocsError for anything else."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			value: object = json.load(f)
+	except ValueError as e:
+		raise DocsError(f'{path}: not JSON ({e})') from e
+	if not isinstance(value, dict):
+		raise DocsError(f'{path}: not a JSON object')
+	return value
+
+
+def replace_block(path: str, name: str, body: str, check: bool, how: str) -> int:
+	"""Writes BODY into the block NAME of PATH (with CHECK, says whether it
+	is there already); HOW is the command that writes it."""
 	with open(path, encoding='utf-8') as f:
 		text = f.read()
 	pattern = re.compile(BLOCK_RE.format(name=re.escape(name)), re.S)
@@ -38,7 +63,7 @@ def replace_block(path, name, body, check):
 	if check:
 		if new != text:
 			print(f'error: the "{name}" block of {os.path.relpath(path, REPO)} is out of date: '
-			      f'run scripts/docs.py {name}', file=sys.stderr)
+			      f'run {how}', file=sys.stderr)
 			return 1
 		print(f'{os.path.relpath(path, REPO)}: the "{name}" block is up to date')
 		return 0
@@ -48,15 +73,18 @@ def replace_block(path, name, body, check):
 	return 0
 
 
-def series_block(patches):
+def series_block(patches: str) -> str:
 	rows = ['| # | patch | files |', '|---|---|---|']
 	with open(os.path.join(patches, 'series'), encoding='utf-8') as f:
 		names = [l.split('#')[0].strip() for l in f if l.split('#')[0].strip()]
 	for n, name in enumerate(names, 1):
 		with open(os.path.join(patches, name), encoding='utf-8') as f:
 			msg = email.message_from_file(f, policy=email.policy.default)
+		if not isinstance(msg, email.message.EmailMessage):
+			raise DocsError(f'{name}: not read as a mail')
 		subject = re.sub(r'^\[[^]]*\]\s*', '', re.sub(r'\s+', ' ', str(msg['Subject'])))
-		files = re.findall(r'^diff --git a/(\S+) b/', msg.get_content(), re.M)
+		body = str(msg.get_content())
+		files: List[str] = re.findall(r'^diff --git a/(\S+) b/', body, re.M)
 		shown = ', '.join(f'`{x}`' for x in files[:4])
 		if len(files) > 4:
 			shown += f' and {len(files) - 4} more'
@@ -64,27 +92,35 @@ def series_block(patches):
 	return '\n'.join(rows) + '\n'
 
 
-def last_run_block(results):
-	with open(os.path.join(results, 'times.json'), encoding='utf-8') as f:
-		times = json.load(f)
+def last_run_block(results: str) -> str:
+	times = load_json(os.path.join(results, 'times.json'))
 	legs = []
 	for name in sorted(os.listdir(results)):
 		counts = os.path.join(results, name, 'counts.json')
 		if os.path.isfile(counts) and os.path.isfile(os.path.join(results, name, 'times.json')):
-			with open(counts, encoding='utf-8') as f:
-				c = json.load(f)
-			with open(os.path.join(results, name, 'times.json'), encoding='utf-8') as f:
-				t = json.load(f)
-			legs.append(f'| {name} | {c["verdict"]} | {c["passed"]} | {c["failed"]} | {c["skipped"]} | '
-				    f'{len(c["problems"])} | {t["configure"]} s | {t["build"]} s | {t["run"]} s |')
-	steps = times['steps']
-	slow = sorted(steps.items(), key=lambda kv: -kv[1])[:6]
+			c = load_json(counts)
+			t = load_json(os.path.join(results, name, 'times.json'))
+			problems = c.get('problems')
+			try:
+				legs.append(f'| {name} | {c["verdict"]} | {c["passed"]} | {c["failed"]} | {c["skipped"]} | '
+					    f'{len(problems) if isinstance(problems, list) else "?"} | '
+					    f'{t["configure"]} s | {t["build"]} s | {t["run"]} s |')
+			except KeyError as e:
+				raise DocsError(f'{os.path.join(results, name)}: no {e} in counts.json or times.json') from e
+	steps = times.get('steps')
+	if not isinstance(steps, dict) or not all(isinstance(v, (int, float)) for v in steps.values()):
+		raise DocsError(f'{results}/times.json: no "steps" with their seconds')
+	seconds: Dict[str, float] = steps
+	slow = sorted(seconds.items(), key=lambda kv: -kv[1])[:6]
+	cache_mb = times.get('cache_mb', 0)
+	if not isinstance(cache_mb, (int, float)):
+		raise DocsError(f'{results}/times.json: "cache_mb" is not a number')
 	out = ['| leg | verdict | passed | failed | skipped | problems | configure | build | run |',
 	       '|---|---|---|---|---|---|---|---|---|'] + legs
 	out.append('')
-	out.append(f'Whole run: {times["total"]} s; the slowest steps: ' +
+	out.append(f'Whole run: {times.get("total", "?")} s; the slowest steps: ' +
 		   ', '.join(f'{k} {v} s' for k, v in slow) + '. '
-		   f'The cache folder after it: {times.get("cache_mb", 0) / 1024:.1f} GiB.')
+		   f'The cache folder after it: {cache_mb / 1024:.1f} GiB.')
 	out.append('')
 	out.append('What the x86_64 leg printed (as `scripts/pipeline.sh` prints it), and how the run ended:')
 	out.append('')
@@ -103,25 +139,90 @@ def last_run_block(results):
 	return '\n'.join(out) + '\n'
 
 
-def main():
-	args = sys.argv[1:]
-	check = '--check' in args
-	args = [a for a in args if a != '--check']
-	block = 'last-run'
-	if '--block' in args:
-		i = args.index('--block')
-		block = args[i + 1] if i + 1 < len(args) else ''
-		del args[i:i + 2]
-	if args[:1] == ['series']:
-		patches = os.environ.get('IDA_KUNIT_PATCHES') or os.path.join(REPO, 'kernel-patches', 'linux-6.12')
-		return replace_block(os.path.join(REPO, 'kernel-patches', 'README.md'), 'series',
-				     series_block(os.path.abspath(patches)), check)
-	if args[:1] == ['last-run'] and len(args) == 2:
-		return replace_block(os.path.join(REPO, 'README.md'), block,
-				     last_run_block(os.path.abspath(args[1])), check)
-	print('error: usage: docs.py series [--check] | last-run RESULTS [--block NAME] [--check]',
-	      file=sys.stderr)
-	return 2
+class ArgumentParser(argparse.ArgumentParser):
+	"""argparse with a bad command line as one "error:" line (exit 2)."""
+
+	def error(self, message: str) -> NoReturn:
+		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
+
+
+def cmd_series(args: argparse.Namespace) -> int:
+	patches = os.environ.get('IDA_KUNIT_PATCHES') or os.path.join(REPO, 'kernel-patches', 'linux-6.12')
+	return replace_block(os.path.join(REPO, 'kernel-patches', 'README.md'), 'series',
+			     series_block(os.path.abspath(patches)), args.check, 'scripts/docs.py series')
+
+
+def cmd_last_run(args: argparse.Namespace) -> int:
+	return replace_block(os.path.join(REPO, 'README.md'), args.block,
+			     last_run_block(os.path.abspath(args.results)), args.check,
+			     f'scripts/docs.py last-run {args.results} --block {args.block}')
+
+
+GITHUB_CACHE_BYTES = 10 * 1000 ** 3	# what GitHub keeps per repository
+
+
+def ci_caches_block(results: str) -> str:
+	sizes = load_json(os.path.join(results, 'ci-caches.json'))
+	tree, ccache, legs, builds = (sizes.get(k) for k in ('tree_bytes', 'ccache_bytes', 'ci_legs', 'builds'))
+	if not (isinstance(tree, int) and isinstance(ccache, int) and isinstance(legs, int)
+		and isinstance(builds, list) and builds):
+		raise DocsError(f'{results}/ci-caches.json: not what scripts/tools/ci-cache-sizes.sh writes')
+	mb = 1000 ** 2
+	per_build = ccache / len(builds)
+	# One entry per matrix leg and one for the checks job, each about one
+	# build's share of the compiler cache measured here.
+	run = tree + (legs + 1) * per_build
+	return (f'| what | compressed |\n|---|---|\n'
+		f'| the distro tree (one entry per package version) | {tree / mb:.0f} MB |\n'
+		f'| the compiler cache of {len(builds)} builds together ({", ".join(str(b) for b in builds)}) '
+		f'| {ccache / mb:.0f} MB, {per_build / mb:.0f} MB a build |\n'
+		f'| the tree and one set of compiler caches ({legs} legs and the checks job, about one '
+		f'build\'s share each) | about {run / mb:.0f} MB |\n\n'
+		f'The compiler cache measured also holds the per-patch builds of this cache folder\'s checks, '
+		f'so a build\'s share is an upper bound for a leg.  '
+		f'The 10 GB GitHub keeps hold the tree and the compiler caches of about '
+		f'{int((GITHUB_CACHE_BYTES - tree) // ((legs + 1) * per_build))} changes of the series; '
+		f'older entries are evicted first, and a leg whose entry is gone builds with ccache restored '
+		f'from the newest entry of its prefix (restore-keys), or from nothing.\n')
+
+
+def cmd_ci_caches(args: argparse.Namespace) -> int:
+	return replace_block(os.path.join(REPO, '.github', 'README.md'), 'ci-caches',
+			     ci_caches_block(os.path.abspath(args.results)), args.check,
+			     f'scripts/docs.py ci-caches {args.results}')
+
+
+def parser() -> argparse.ArgumentParser:
+	ap = ArgumentParser(prog='docs.py', description=__doc__,
+			    formatter_class=argparse.RawDescriptionHelpFormatter)
+	sub = ap.add_subparsers(dest='cmd', required=True, metavar='COMMAND', parser_class=ArgumentParser)
+	s = sub.add_parser('series', help='the series table of kernel-patches/README.md '
+			   '(from $IDA_KUNIT_PATCHES, default kernel-patches/linux-6.12)')
+	s.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
+	s.set_defaults(func=cmd_series)
+	r = sub.add_parser('last-run', help="a run's block of README.md, from its results folder")
+	r.add_argument('results', metavar='RESULTS', help='the results folder of scripts/test-all.sh')
+	r.add_argument('--block', default='last-run', metavar='NAME',
+		       help='the block to write (default: last-run)')
+	r.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
+	r.set_defaults(func=cmd_last_run)
+	c = sub.add_parser('ci-caches', help='what the CI caches weigh, in .github/README.md')
+	c.add_argument('results', metavar='RESULTS', help='the folder of ci-caches.json')
+	c.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
+	c.set_defaults(func=cmd_ci_caches)
+	return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+	args = parser().parse_args(argv)
+	try:
+		rc: int = args.func(args)
+		return rc
+	except DocsError as e:
+		print(f'error: {e}', file=sys.stderr)
+	except OSError as e:
+		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
+	return 1
 
 
 if __name__ == '__main__':

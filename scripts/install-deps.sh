@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt, what a step needs and is missing.
 # Usage: install-deps.sh GROUP...
-# Groups: git, tree, build, checks, lint, bench, and every architecture of
+# Groups: git, python, tree, build, checks, lint, bench, and every architecture of
 # kunit/arches.tsv (its packages column).
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +11,7 @@ want=()
 for group in "$@"; do
 	case "$group" in
 	git)	 want+=(git xz-utils) ;;
+	python)	 want+=(python3) ;;
 	tree)	 want+=(git xz-utils)
 		 [ -n "${IDA_KUNIT_TARBALL:-}" ] || want+=("$PKG") ;;
 	build)	 want+=(gcc make flex bison bc libelf-dev libssl-dev python3 ccache

@@ -96,15 +96,17 @@ default_arches() {
 
 # arch_params ARCH: from the table and the QEMU config beside it
 # (qemu_configs/ARCH.py), sets CROSS, COMPILER, QEMU_BIN,
-# QEMU_CONFIG, ARCH_PACKAGES and ARCH_KUNITCONFIGS (the kunitconfigs every
+# QEMU_CONFIG, KNOWN_FAILURE ("-" or the row's known failure), ARCH_PACKAGES
+# and ARCH_KUNITCONFIGS (the kunitconfigs every
 # leg of that arch adds to its own).  CROSS_COMPILE overrides the table's
 # cross compiler prefix.
 # shellcheck disable=SC2034
 arch_params() {
-	local name cross qemu packages configs default c
-	read -r name cross qemu packages configs default < <(arch_rows | awk -v a="$1" '$1 == a')
+	local name cross qemu packages configs default known c
+	read -r name cross qemu packages configs default known < <(arch_rows | awk -v a="$1" '$1 == a')
 	[ -n "$name" ] || die "unknown arch '$1' (known: $(known_arches))"
-	[ -n "$default" ] || die "row '$1' of $ARCH_TABLE has fewer than 6 columns"
+	[ -n "$known" ] || die "row '$1' of $ARCH_TABLE has fewer than 7 columns"
+	KNOWN_FAILURE=$known
 	CROSS=
 	[ "$cross" = - ] || CROSS=${CROSS_COMPILE:-$cross}
 	COMPILER=${CROSS}gcc
@@ -121,8 +123,12 @@ arch_params() {
 	fi
 	QEMU_CONFIG=$(dirname "$ARCH_TABLE")/qemu_configs/$1.py
 	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"
-	# Linux's name of the arch (make ARCH=), from the QEMU config.
-	LINUX_ARCH=$(sed -n "s/.*linux_arch='\([^']*\)'.*/\1/p" "$QEMU_CONFIG")
+	# Linux's name of the arch (make ARCH=), from the QEMU config as
+	# kunit_tool reads it (kunit/qemu_params.py, with a stand-in for
+	# kunit_tool's qemu_config.py until the tree is there).
+	command -v python3 >/dev/null || "$REPO/scripts/install-deps.sh" python || exit 1
+	LINUX_ARCH=$(python3 "$REPO/kunit/qemu_params.py" --kunit-tool "$SRC/tools/testing/kunit" \
+		"$QEMU_CONFIG" linux_arch) || exit 1
 	[ -n "$LINUX_ARCH" ] || die "no linux_arch in $QEMU_CONFIG"
 }
 

@@ -153,6 +153,9 @@ want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
 	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG" "$REPO/scripts/ccache-cc"
 	 [ -z "$base" ] || cat "$REPO/kunit/allno-base.py"; } | sha256sum | cut -d' ' -f1)
 linux_arch=$LINUX_ARCH
+# The vCPUs QEMU gives the guest (-smp in the QEMU config), read as kunit_tool reads it.
+vcpus=$(python3 "$REPO/kunit/qemu_params.py" --kunit-tool "$SRC/tools/testing/kunit" "$QEMU_CONFIG" vcpus) ||
+	die "cannot read the vCPUs of $QEMU_CONFIG"
 # What the leg is, for the reports (kunit/report.py): results.py writes it
 # into leg.json with the leg's results, or with the phase that failed.
 leg_info=(--leg-arch "$arch" --linux-arch "$linux_arch" --build-dir "$build"
@@ -354,8 +357,7 @@ args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 [ -n "$leak_scan" ] && args+=(--expect-leak-scan)
 # The CPUs QEMU gives the guest (-smp in the QEMU config) must all come up.
-vcpus=$(sed -n "s/.*'-smp',[[:space:]]*'\([0-9]*\)'.*/\1/p" "$QEMU_CONFIG" | head -n 1)
-[ "${vcpus:-1}" -gt 1 ] && args+=(--expect-cpus "$vcpus")
+[ "$vcpus" -gt 1 ] && args+=(--expect-cpus "$vcpus")
 python3 "$REPO/kunit/results.py" "${args[@]}"
 rc=$?
 config_how=$([ "$config_up_to_date" = 1 ] && echo "up to date" || echo "kunit.py config")

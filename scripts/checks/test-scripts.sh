@@ -464,6 +464,18 @@ env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-
 expect_calls "a filter of the caller's own gets one boot" "exec" \
 	"$(paste -s -d " " "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log" | awk '{ print $NF }')"
 
+# The benchmark's kernel part reads the boot its cases run in: every case
+# of ida-bench.kunitconfig is slow, so the leg boots once, for them.
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/bench-results" FAKE_KUNIT_SLOW_LOG="$FIX/bench-slow.log" \
+	"$REPO/scripts/tools/bench.sh" --no-userspace >"$tmp/out" 2>&1
+check_that "bench.sh reads the benchmark from the leg's slow boot" "$(tail -n 1 "$tmp/out")" python3 -c '
+import json, sys
+k = json.load(open(sys.argv[1]))
+sys.exit(0 if k["ops"].get("sequential") == 65536 and "sequential" in k["memory"] else 1)' "$tmp/bench-results/bench/kernel.json"
+expect_error "bench.sh refuses --rev without the userspace benchmark" "not with --no-userspace" \
+	"$REPO/scripts/tools/bench.sh" --no-userspace --rev HEAD
+
 # The guard against a boot image that is not the build's.
 expect_calls "a boot whose banner is not the build's fails the leg" "1 exec exec-slow" \
 	"$(fake_run FAKE_KUNIT_BOOT_BANNER="Linux version 6.12-standin (fake@build) (fake-gcc) #0 SMP stale")"

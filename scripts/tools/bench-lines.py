@@ -5,22 +5,76 @@ benchmark results of scripts/tools/bench.sh (results/bench/userspace-REV.json):
 IDA instructions per operation, rounded, for the rows named (default: all).
 
   bench-lines.py BEFORE.json AFTER.json [ROW...]
+
+A result that cannot be read or a row that one of them lacks is one
+"error:" line and exit 1; a bad command line, exit 2.
 """
+import argparse
 import json
 import sys
+from typing import Dict, List, NoReturn, Optional, Sequence
 
 
-def main():
-	if len(sys.argv) < 3:
-		print('error: usage: bench-lines.py BEFORE.json AFTER.json [ROW...]', file=sys.stderr)
-		return 2
-	before, after = (json.load(open(p))['instructions_per_op'] for p in sys.argv[1:3])
-	rows = sys.argv[3:] or list(before)
-	for row in rows:
+class BenchLinesError(Exception):
+	"""What stops the lines; the message is the "error:" line."""
+
+
+def instructions_per_op(path: str) -> Dict[str, float]:
+	"""The IDA's instructions per operation of every row of a userspace result."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			result: object = json.load(f)
+	except ValueError as e:
+		raise BenchLinesError(f'{path}: not JSON ({e})') from e
+	per_op = result.get('instructions_per_op') if isinstance(result, dict) else None
+	if not isinstance(per_op, dict):
+		raise BenchLinesError(f'{path}: not a userspace benchmark result (no "instructions_per_op")')
+	rows: Dict[str, float] = {}
+	for row, allocators in per_op.items():
+		ida = allocators.get('ida') if isinstance(allocators, dict) else None
+		if not isinstance(ida, (int, float)):
+			raise BenchLinesError(f'{path}: row {row} has no IDA figure')
+		rows[str(row)] = float(ida)
+	return rows
+
+
+def lines(before: Dict[str, float], after: Dict[str, float], rows: Sequence[str]) -> List[str]:
+	"""One line per row (every row of BEFORE when ROWS is empty)."""
+	out = []
+	for row in rows or list(before):
 		if row not in before or row not in after:
-			print(f'error: no row {row}', file=sys.stderr)
-			return 1
-		print(f'  {row:<24} {before[row]["ida"]:.0f} -> {after[row]["ida"]:.0f}')
+			raise BenchLinesError(f'no row {row}')
+		out.append(f'  {row:<24} {before[row]:.0f} -> {after[row]:.0f}')
+	return out
+
+
+class ArgumentParser(argparse.ArgumentParser):
+	"""argparse with a bad command line as one "error:" line (exit 2)."""
+
+	def error(self, message: str) -> NoReturn:
+		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
+
+
+def parser() -> argparse.ArgumentParser:
+	ap = ArgumentParser(prog='bench-lines.py', description=__doc__,
+			    formatter_class=argparse.RawDescriptionHelpFormatter)
+	ap.add_argument('before', metavar='BEFORE.json', help='the userspace result before the change')
+	ap.add_argument('after', metavar='AFTER.json', help='the userspace result after it')
+	ap.add_argument('rows', nargs='*', default=[], metavar='ROW', help='the rows to print (default: all)')
+	return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+	args = parser().parse_args(argv)
+	try:
+		for line in lines(instructions_per_op(args.before), instructions_per_op(args.after), args.rows):
+			print(line)
+	except BenchLinesError as e:
+		print(f'error: {e}', file=sys.stderr)
+		return 1
+	except OSError as e:
+		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
+		return 1
 	return 0
 
 

@@ -11,26 +11,33 @@
 #     slab per ID.
 # Writes $IDA_KUNIT_RESULTS/bench/: userspace-<rev>.json, kernel.json and
 # table.md (which it also prints); the kernel run itself is in bench-kernel/.
-# Usage: bench.sh [--rev REV]... [--no-kernel]
+# Usage: bench.sh [--rev REV]... [--no-kernel | --no-userspace]
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 revs=()
 kernel=1
+userspace=1
+usage="usage: bench.sh [--rev REV]... [--no-kernel | --no-userspace]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rev)		[ $# -ge 2 ] || die "--rev needs a value"; revs+=("$2"); shift 2 ;;
 	--no-kernel)	kernel=0; shift ;;
-	*)		die "bench.sh: unknown argument '$1' (usage: bench.sh [--rev REV]... [--no-kernel])" ;;
+	--no-userspace)	userspace=0; shift ;;
+	*)		die "bench.sh: unknown argument '$1' ($usage)" ;;
 	esac
 done
-[ ${#revs[@]} -gt 0 ] || revs=("$BRANCH")
+[ "$kernel" = 1 ] || [ "$userspace" = 1 ] || die "bench.sh: --no-kernel and --no-userspace leave nothing to run"
+[ "$userspace" = 1 ] || [ ${#revs[@]} -eq 0 ] || die "bench.sh: --rev is for the userspace benchmark, not with --no-userspace"
+[ ${#revs[@]} -gt 0 ] || [ "$userspace" = 0 ] || revs=("$BRANCH")
 
-"$REPO/scripts/install-deps.sh" build checks bench || exit 1
-command -v valgrind >/dev/null || die "valgrind is missing"
-git -C "$SRC" rev-parse -q --verify "$BRANCH^{commit}" >/dev/null || die "no branch $BRANCH in $SRC: run scripts/apply-series.sh first"
-git -C "$SRC" cat-file -e "$BRANCH:lib/tests/ida_benchmark_kunit.c" 2>/dev/null ||
-	die "the $BRANCH branch has no lib/tests/ida_benchmark_kunit.c"
+if [ "$userspace" = 1 ]; then
+	"$REPO/scripts/install-deps.sh" build checks bench || exit 1
+	command -v valgrind >/dev/null || die "valgrind is missing"
+	git -C "$SRC" rev-parse -q --verify "$BRANCH^{commit}" >/dev/null || die "no branch $BRANCH in $SRC: run scripts/apply-series.sh first"
+	git -C "$SRC" cat-file -e "$BRANCH:lib/tests/ida_benchmark_kunit.c" 2>/dev/null ||
+		die "the $BRANCH branch has no lib/tests/ida_benchmark_kunit.c"
+fi
 out=$RESULTS/bench
 mkdir -p "$out" || die "cannot create $out"
 
@@ -67,7 +74,7 @@ jsons=()
 for rev in "${revs[@]}"; do
 	jsons+=("$(bench_user "$rev")") || exit 1
 done
-info "userspace benchmark: $(elapsed "$t0")s"
+[ "$userspace" = 0 ] || info "userspace benchmark: $(elapsed "$t0")s"
 
 if [ "$kernel" = 1 ]; then
 	t0=$(date +%s)

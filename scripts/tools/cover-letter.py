@@ -10,13 +10,21 @@ RESULTS are results folders (the first one's bench/ holds the userspace
 benchmark of scripts/tools/bench.sh, run with --rev for the benchmark patch
 and the branch; its mutation/ the mutation run).  Every leg found in them
 (a folder with counts.json and leg.json) is a row of the test matrix.
-Nothing in the letter is typed by hand but the prose.
+Nothing in the letter is typed by hand but the prose.  Results without the
+benchmark, and a git command that fails, give one "error:" line and exit 1;
+a bad command line, exit 2.
 """
+import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
+from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
+
+# A JSON object of the results (counts.json, leg.json, a benchmark result).
+JsonObject = Dict[str, Any]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -97,47 +105,59 @@ W=1 and sparse, no new warnings), and checkpatch.pl --strict reports 0
 errors, 0 warnings and 0 checks on every patch.'''
 
 
-def git(src, *args):
+class CoverLetterError(Exception):
+	"""What stops the letter; the message is the "error:" line."""
+
+
+def git(src: str, *args: str) -> str:
 	return subprocess.run(['git', '-C', src, *args], check=True, capture_output=True,
 			      text=True).stdout.strip()
 
 
-def load(path):
+def load(path: str) -> Optional[JsonObject]:
+	"""The JSON object in PATH; None when there is none."""
 	try:
 		with open(path, encoding='utf-8') as f:
-			return json.load(f)
+			value: object = json.load(f)
 	except (OSError, ValueError):
 		return None
+	return value if isinstance(value, dict) else None
 
 
-def bench_block(src, results):
+def bench_block(src: str, results: str) -> str:
 	"""The IDA rows of the benchmark before the allocator patches and at the
 	end of the series, with the IDR's for scale."""
 	tip = git(src, 'rev-parse', 'ida-kunit')
 	base = git(src, 'log', '--format=%H', '--fixed-strings', f'--grep={BENCH_PATCH}',
 		   'pristine..ida-kunit')
-	runs = {}
+	runs: Dict[str, JsonObject] = {}
 	for path in glob.glob(os.path.join(results, 'bench', 'userspace-*.json')):
 		d = load(path)
-		if not d:
+		if not d or not isinstance(d.get('label'), str) or not isinstance(d.get('instructions_per_op'), dict):
 			continue
 		try:
 			runs[git(src, 'rev-parse', d['label'])] = d
 		except subprocess.CalledProcessError:
 			continue
 	if tip not in runs or base not in runs:
-		raise SystemExit(f'error: no userspace benchmark of the benchmark patch and the branch in '
-				 f'{results}/bench: run scripts/tools/bench.sh --no-kernel --rev {base[:12]} --rev ida-kunit')
+		raise CoverLetterError(f'no userspace benchmark of the benchmark patch and the branch in '
+				       f'{results}/bench: run scripts/tools/bench.sh --no-kernel --rev {base[:12]} '
+				       '--rev ida-kunit')
 	before, after = runs[base]['instructions_per_op'], runs[tip]['instructions_per_op']
 	lines = []
 	for row, what in ROWS:
+		if row not in before or row not in after:
+			raise CoverLetterError(f'no row {row} in the userspace benchmark results of {results}/bench')
 		lines.append(f'  {what:<31}{before[row]["ida"]:5.0f} -> {after[row]["ida"]:<5.0f}'
 			     f' (IDR {after[row]["idr"]:.0f})')
 	return '\n'.join(lines)
 
 
-def legs_block(dirs):
-	rows, warn = [], []
+def legs_block(dirs: Sequence[str]) -> Tuple[str, List[int]]:
+	"""The test matrix (a row per leg that ran), and the expected warnings
+	of each x86_64 leg."""
+	rows: List[str] = []
+	warn: List[int] = []
 	for results in dirs:
 		for counts_path in sorted(glob.glob(os.path.join(results, '*', 'counts.json'))):
 			leg_dir = os.path.dirname(counts_path)
@@ -146,14 +166,17 @@ def legs_block(dirs):
 				continue
 			name = os.path.basename(leg_dir)
 			word = f'{leg.get("word_size")}-bit' if leg.get('word_size') else '?'
-			endian = {'little': 'LE', 'big': 'BE'}.get(leg.get('endianness'), '?')
-			result = f'{c["passed"]} passed'
-			if c['skipped']:
-				result += f', {c["skipped"]} skipped'
-			if c['failed']:
-				result += f', {c["failed"]} failed'
-			if c['verdict'] != 'PASS':
-				result += ' (FAIL)'
+			endian = {'little': 'LE', 'big': 'BE'}.get(str(leg.get('endianness')), '?')
+			try:
+				result = f'{c["passed"]} passed'
+				if c['skipped']:
+					result += f', {c["skipped"]} skipped'
+				if c['failed']:
+					result += f', {c["failed"]} failed'
+				if c['verdict'] != 'PASS':
+					result += ' (FAIL)'
+			except KeyError as e:
+				raise CoverLetterError(f'{counts_path}: no {e}') from e
 			rows.append(f'  {name:<14} {leg.get("linux_arch", "?"):<8} {word:<7} {endian:<3} '
 				    f'{leg.get("vcpus", "?"):>5}  {result}')
 			if name == 'x86_64':
@@ -162,9 +185,8 @@ def legs_block(dirs):
 	return '\n'.join([head] + rows), warn
 
 
-def default_boot_warnings(results):
+def default_boot_warnings(results: str) -> str:
 	"""Expected warnings of the x86_64 leg's default boot and of its slow boot."""
-	import re
 	counts = []
 	for log in ('kernel.log', 'kernel-slow.log'):
 		try:
@@ -178,7 +200,7 @@ def default_boot_warnings(results):
 		f'cases announce them and the log reader counts them.\n')
 
 
-def mutation_block(results):
+def mutation_block(results: str) -> str:
 	m = load(os.path.join(results, 'mutation', 'report.json'))
 	if not m:
 		return ''
@@ -188,22 +210,44 @@ def mutation_block(results):
 		f'{m["stillborn"]} did not build.\n')
 
 
-def main():
-	args = sys.argv[1:]
-	show = '--print' in args
-	dirs = [os.path.abspath(a) for a in args if a != '--print']
-	if not dirs:
-		print('error: usage: cover-letter.py [--print] RESULTS...', file=sys.stderr)
-		return 2
-	src = subprocess.run(['bash', '-c', f'. {REPO}/scripts/lib.sh && echo "$SRC"'],
-			     capture_output=True, text=True, check=True).stdout.strip()
-	legs, _ = legs_block(dirs)
-	text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs,
-			   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]))
-	if show:
-		print(text)
-		return 0
-	git(src, 'config', 'branch.ida-kunit.description', text)
+class ArgumentParser(argparse.ArgumentParser):
+	"""argparse with a bad command line as one "error:" line (exit 2)."""
+
+	def error(self, message: str) -> NoReturn:
+		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
+
+
+def parser() -> argparse.ArgumentParser:
+	ap = ArgumentParser(prog='cover-letter.py', description=__doc__,
+			    formatter_class=argparse.RawDescriptionHelpFormatter)
+	ap.add_argument('--print', dest='show', action='store_true',
+			help='print the text instead of setting the branch description')
+	ap.add_argument('results', nargs='+', metavar='RESULTS',
+			help='results folders (the first one with bench/ and mutation/)')
+	return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+	args = parser().parse_args(argv)
+	dirs = [os.path.abspath(a) for a in args.results]
+	try:
+		src = subprocess.run(['bash', '-c', f'. {REPO}/scripts/lib.sh && echo "$SRC"'],
+				     capture_output=True, text=True, check=True).stdout.strip()
+		legs, _ = legs_block(dirs)
+		text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs,
+				   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]))
+		if args.show:
+			print(text)
+			return 0
+		git(src, 'config', 'branch.ida-kunit.description', text)
+	except CoverLetterError as e:
+		print(f'error: {e}', file=sys.stderr)
+		return 1
+	except subprocess.CalledProcessError as e:
+		why = (e.stderr or '').strip().splitlines()
+		print(f'error: {" ".join(map(str, e.cmd[:4]))} failed' + (f': {why[-1]}' if why else ''),
+		      file=sys.stderr)
+		return 1
 	print('cover letter text set: run scripts/export-series.sh')
 	return 0
 

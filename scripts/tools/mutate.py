@@ -11,7 +11,9 @@ and reports for each mutant whether the suite killed it.  The file is
 restored afterwards, whatever happens.
 
 Usage: scripts/tools/mutate.py [--target T] [--only NAME[,NAME...]] [--no-harness] [--kunitconfig F]
-Writes $IDA_KUNIT_RESULTS/mutation[-T]/report.txt and report.json.
+Writes $IDA_KUNIT_RESULTS/mutation[-T]/report.txt and report.json.  What
+stops it (no patched tree, an unknown mutant, a red baseline) is one
+"error:" line; a bad command line exits 2.
 """
 
 import argparse
@@ -21,6 +23,12 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple, TypedDict
+
+# (name, what it breaks, exact text, replacement[, arch of the leg]).
+Mutant = Tuple[str, ...]
+# A leg's counts.json (kunit/results.py).
+Counts = Dict[str, Any]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -37,7 +45,7 @@ EQUIVALENT = {
 
 # (name, what it breaks, exact text in lib/idr.c, replacement).  Each text
 # must occur exactly once in the file.
-MUTANTS = [
+MUTANTS: List[Mutant] = [
 	('min-check-dropped', 'a minimum above INT_MAX is no longer rejected',
 	 '\tif ((int)min < 0)\n\t\treturn -ENOSPC;',
 	 '\tif (0)\n\t\treturn -ENOSPC;'),
@@ -180,7 +188,7 @@ MUTANTS = [
 
 # Mutants of the book3s64 MMU context ID allocation, run on the powerpc leg
 # (POWER8, hash MMU) unless a fifth element names another arch.
-PPC_MUTANTS = [
+PPC_MUTANTS: List[Mutant] = [
 	('realloc-frees-failed-slot', 'the error path of realloc_context_ids() also frees the parent\'s ID of the slot that failed',
 	 '\tfor (i--; i >= 0; i--) {',
 	 '\tfor (; i >= 0; i--) {'),
@@ -216,7 +224,17 @@ PPC_MUTANTS = [
 	 '\tif (radix_enabled()) {\n\t\t;', 'ppc64le'),
 ]
 
-TARGETS = {
+
+class Target(TypedDict):
+	"""What --target names: the file mutated, the arch of its leg, its
+	mutants, the results folder."""
+	file: str
+	arch: str
+	mutants: List[Mutant]
+	out: str
+
+
+TARGETS: Dict[str, Target] = {
 	'ida': {'file': os.path.join('lib', 'idr.c'), 'arch': 'x86_64',
 		'mutants': MUTANTS, 'out': 'mutation'},
 	'book3s64-mmu-context': {'file': os.path.join('arch', 'powerpc', 'mm', 'book3s64', 'mmu_context.c'),
@@ -225,7 +243,7 @@ TARGETS = {
 }
 
 
-def classify(rc, counts):
+def classify(rc: int, counts: Counts) -> str:
 	"""What a leg's run of a mutant says: 'passed' (the mutant was not
 	caught), 'killed' (the kernel booted and a case failed or the log shows
 	a problem: a crash, a hang, a report), 'stillborn' (it does not build),
@@ -241,19 +259,21 @@ def classify(rc, counts):
 	return 'error'
 
 
-def problem_texts(counts):
+def problem_texts(counts: Counts) -> List[str]:
 	return [p['message'] if isinstance(p, dict) else str(p) for p in counts.get('problems', [])]
 
 
-def read_counts(path):
+def read_counts(path: str) -> Counts:
+	"""A leg's counts.json; empty when there is none."""
 	try:
 		with open(path) as f:
-			return json.load(f)
+			counts: object = json.load(f)
 	except (OSError, ValueError):
 		return {}
+	return counts if isinstance(counts, dict) else {}
 
 
-def harness_failure(log):
+def harness_failure(log: str) -> str:
 	"""Which harness programs failed, from radix-tree-test.sh's output."""
 	try:
 		with open(log, errors='replace') as f:
@@ -268,7 +288,7 @@ def harness_failure(log):
 	return errors[-1][len('error: '):] if errors else 'failed'
 
 
-def harness_verdict(rc, log):
+def harness_verdict(rc: int, log: str) -> Tuple[str, str]:
 	"""A KUnit survivor's verdict from radix-tree-test.sh's exit code: 1 is a
 	harness program that failed or did not build (killed), 2 or anything
 	else a harness that could not be run (an error, not scored)."""
@@ -279,13 +299,21 @@ def harness_verdict(rc, log):
 	return 'error', f'radix-tree harness could not run (exit {rc}, see {log})'
 
 
-def run(cmd, env, log):
+def run(cmd: List[str], env: Dict[str, str], log: str) -> int:
 	with open(log, 'w') as f:
 		return subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
 
 
-def main():
-	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+class ArgumentParser(argparse.ArgumentParser):
+	"""argparse with a bad command line as one "error:" line (exit 2)."""
+
+	def error(self, message: str) -> NoReturn:
+		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
+
+
+def parser() -> argparse.ArgumentParser:
+	ap = ArgumentParser(prog='mutate.py', description=__doc__,
+			    formatter_class=argparse.RawDescriptionHelpFormatter)
 	ap.add_argument('--target', default='ida', choices=sorted(TARGETS),
 			help='the code to mutate (default: ida, lib/idr.c)')
 	ap.add_argument('--only', help='comma-separated mutant names')
@@ -293,10 +321,23 @@ def main():
 			help='do not try the userspace harness on survivors')
 	ap.add_argument('--no-debug-leg', action='store_true',
 			help='do not try the x86_64 debug leg (lockdep, KASAN) on survivors')
-	ap.add_argument('--list', action='store_true')
+	ap.add_argument('--list', action='store_true', help="list the target's mutants and stop")
 	ap.add_argument('--kunitconfig', default=os.path.join(REPO, 'kunitconfigs', 'ida.kunitconfig'),
 			help='the leg to run each mutant in (default: kunitconfigs/ida.kunitconfig)')
-	args = ap.parse_args()
+	return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+	args = parser().parse_args(argv)
+	try:
+		return mutate(args)
+	except OSError as e:
+		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
+		return 1
+
+
+def mutate(args: argparse.Namespace) -> int:
+	"""The baseline, then every mutant of ARGS; the exit code."""
 	target = TARGETS[args.target]
 	all_mutants = target['mutants']
 	rel = target['file']
@@ -341,7 +382,7 @@ def main():
 			      file=sys.stderr)
 			return 1
 
-	def restore(*_):
+	def restore(*_: object) -> None:
 		with open(path, 'w') as f:
 			f.write(original)
 		if _:
@@ -374,10 +415,10 @@ def main():
 		return 2
 	print(f'baseline  {"unmutated":30} {time.time() - t0:4.0f}s  passes', flush=True)
 
-	rows = []
+	rows: List[Dict[str, Any]] = []
 	try:
-		for name, what, old, new, *arch in mutants:
-			arch = arch[0] if arch else target['arch']
+		for name, what, old, new, *leg_arch in mutants:
+			arch = leg_arch[0] if leg_arch else target['arch']
 			t0 = time.time()
 			with open(path, 'w') as f:
 				f.write(original.replace(old, new))

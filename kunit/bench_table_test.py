@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of bench_table.py, on the recorded input of test_data/bench/
+(its README.md says how it was made), fed as scripts/tools/bench.sh feeds it.
+
+  python3 -m unittest discover -s kunit -p 'bench_table_test.py'
+"""
+
+import contextlib
+import glob
+import io
+import json
+import os
+import shutil
+import tempfile
+import unittest
+from typing import Tuple
+
+import bench_table
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'test_data', 'bench')
+USERSPACE_LOG = os.path.join(DATA, 'userspace.log')
+KERNEL_LOG = os.path.join(DATA, 'kernel-slow.log')
+# Every dump of the userspace run, as bench.sh passes them ("cg-LABEL".*),
+# and the one callgrind writes at the end.
+DUMPS = sorted(glob.glob(os.path.join(DATA, 'cg.*'))) + [os.path.join(DATA, 'cg')]
+
+test_tmpdir = ''
+
+
+def setUpModule() -> None:
+	global test_tmpdir
+	test_tmpdir = tempfile.mkdtemp()
+
+
+def tearDownModule() -> None:
+	shutil.rmtree(test_tmpdir)
+
+
+def tmp(name: str) -> str:
+	return os.path.join(test_tmpdir, name)
+
+
+def run_main(*args: str) -> Tuple[int, str, str]:
+	"""bench_table.main(args): exit code, stdout, stderr."""
+	out, err = io.StringIO(), io.StringIO()
+	with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+		try:
+			rc = bench_table.main(list(args))
+		except SystemExit as e:
+			rc = e.code if isinstance(e.code, int) else 1
+	return rc, out.getvalue(), err.getvalue()
+
+
+def load(path: str) -> object:
+	with open(path, encoding='utf-8') as f:
+		result: object = json.load(f)
+	return result
+
+
+class ReadTest(unittest.TestCase):
+
+	def test_userspace_log(self) -> None:
+		bench = bench_table.read_log(USERSPACE_LOG)
+		self.assertEqual(bench.ops, {'seq_alloc_1K': 1024, 'churn_min0': 2048})
+		self.assertEqual(bench.memory, {'dense_1M': {'ids': 1048576, 'ida': 0.13, 'idr': 9.14}})
+
+	def test_kernel_log(self) -> None:
+		bench = bench_table.read_log(KERNEL_LOG)
+		self.assertEqual(list(bench.ops), ['seq_alloc_64K', 'seq_free_64K', 'churn_min0'])
+		self.assertEqual(bench.ops['churn_min0'], 200000)
+		self.assertEqual(bench.ns_per_op['seq_alloc_64K'], {'ida': 285.31, 'idr': 222.08, 'bitmap': 41.57})
+
+	def test_no_benchmark_lines(self) -> None:
+		path = tmp('empty.log')
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write('KTAP version 1\n1..0\n')
+		with self.assertRaisesRegex(bench_table.BenchError, f'^no benchmark output in {path}$'):
+			bench_table.read_log(path)
+
+	def test_dumps(self) -> None:
+		self.assertEqual(bench_table.read_dump(os.path.join(DATA, 'cg.1')), ('seq_alloc_1K', 'ida', 30600))
+		self.assertEqual(bench_table.read_dump(os.path.join(DATA, 'cg.6')), ('churn_min0', 'bitmap', 43917))
+		# The dump of the program's end has no marker.
+		self.assertIsNone(bench_table.read_dump(os.path.join(DATA, 'cg')))
+
+
+class UserspaceTest(unittest.TestCase):
+
+	def test_userspace(self) -> None:
+		out = tmp('userspace-abc.json')
+		self.assertEqual(run_main('userspace', '--label', 'abc123', '--rev', 'ida-kunit', '--log', USERSPACE_LOG,
+					  '--out', out, *DUMPS), (0, '', ''))
+		self.assertEqual(load(out), {
+			'kind': 'userspace', 'label': 'abc123', 'rev': 'ida-kunit',
+			'ops': {'seq_alloc_1K': 1024, 'churn_min0': 2048},
+			'instructions_per_op': {'seq_alloc_1K': {'ida': 29.9, 'idr': 45.9, 'bitmap': 13.9},
+						'churn_min0': {'ida': 53.4, 'idr': 85.4, 'bitmap': 21.4}},
+			'memory': {'dense_1M': {'ids': 1048576, 'ida': 0.13, 'idr': 9.14}}})
+
+	def test_missing_dump(self) -> None:
+		rc, out, err = run_main('userspace', '--label', 'a', '--rev', 'r', '--log', USERSPACE_LOG,
+					'--out', tmp('missing.json'), *[d for d in DUMPS if not d.endswith('cg.5')])
+		self.assertEqual((rc, out, err), (1, '', 'error: no callgrind dump for churn_min0\n'))
+		self.assertFalse(os.path.exists(tmp('missing.json')))
+
+	def test_dump_of_unknown_workload(self) -> None:
+		dump = tmp('cg.7')
+		with open(os.path.join(DATA, 'cg.1'), encoding='utf-8') as f:
+			text = f.read().replace('seq_alloc_1K/ida', 'seq_alloc_1M/ida')
+		with open(dump, 'w', encoding='utf-8') as f:
+			f.write(text)
+		rc, out, err = run_main('userspace', '--label', 'a', '--rev', 'r', '--log', USERSPACE_LOG,
+					'--out', tmp('unknown.json'), *DUMPS, dump)
+		self.assertEqual((rc, out, err), (1, '', f'error: {dump}: workload seq_alloc_1M has no operation count\n'))
+
+
+class KernelTest(unittest.TestCase):
+
+	def test_kernel(self) -> None:
+		out = tmp('kernel.json')
+		self.assertEqual(run_main('kernel', '--log', KERNEL_LOG, '--out', out), (0, '', ''))
+		self.assertEqual(load(out), {
+			'kind': 'kernel',
+			'ops': {'seq_alloc_64K': 65536, 'seq_free_64K': 65536, 'churn_min0': 200000},
+			'ns_per_op': {'seq_alloc_64K': {'ida': 285.31, 'idr': 222.08, 'bitmap': 41.57},
+				      'seq_free_64K': {'ida': 188.2, 'idr': 124.66, 'bitmap': 17.03},
+				      'churn_min0': {'ida': 589.44, 'idr': 1206.91, 'bitmap': 90.12}},
+			'memory': {'dense_1M': {'ids': 1048576, 'ida': 0.13, 'idr': 9.14}}})
+
+
+class TableTest(unittest.TestCase):
+
+	def results(self) -> Tuple[str, str, str]:
+		before, after, kernel = tmp('t-before.json'), tmp('t-after.json'), tmp('t-kernel.json')
+		for label, out in (('before', before), ('after', after)):
+			self.assertEqual(run_main('userspace', '--label', label, '--rev', label, '--log', USERSPACE_LOG,
+						  '--out', out, *DUMPS)[0], 0)
+		self.assertEqual(run_main('kernel', '--log', KERNEL_LOG, '--out', kernel)[0], 0)
+		return before, after, kernel
+
+	def test_table(self) -> None:
+		before, after, kernel = self.results()
+		rc, out, err = run_main('table', before, after, kernel)
+		self.assertEqual((rc, err), (0, ''))
+		self.assertEqual(out, '''\
+Userspace: callgrind instructions per operation (a churn row counts a pair), radix-tree harness, -O2, XA_CHUNK_SHIFT 6.
+Kernel: x86_64 in QEMU (TCG), one boot; ratios matter, not absolute times.
+
+| workload | ops | IDA instr/op (before) | IDA instr/op (after) | IDR instr/op | bitmap instr/op | kernel ns/op IDA | IDR | bitmap | IDA/IDR |
+|---|---|---|---|---|---|---|---|---|---|
+| seq_alloc_1K | 1024 | 29.9 | 29.9 | 45.9 | 13.9 |  |  |  |  |
+| churn_min0 | 2048 | 53.4 | 53.4 | 85.4 | 21.4 | 589.4 | 1206.9 | 90.1 | 49% |
+| seq_alloc_64K |  |  |  |  |  | 285.3 | 222.1 | 41.6 | 128% |
+| seq_free_64K |  |  |  |  |  | 188.2 | 124.7 | 17.0 | 151% |
+
+Bytes of slab per allocated ID (XArray nodes, and IDA bitmaps):
+
+| fill | where | IDA | IDR |
+|---|---|---|---|
+| dense_1M | before | 0.13 | 9.14 |
+| dense_1M | after | 0.13 | 9.14 |
+| dense_1M | kernel | 0.13 | 9.14 |
+''')
+
+	def test_kernel_only(self) -> None:
+		_, _, kernel = self.results()
+		rc, out, err = run_main('table', kernel)
+		self.assertEqual((rc, err), (0, ''))
+		self.assertIn('| workload | ops | kernel ns/op IDA | IDR | bitmap | IDA/IDR |\n', out)
+		self.assertIn('| seq_alloc_64K | 65536 | 285.3 | 222.1 | 41.6 | 128% |\n', out)
+		self.assertNotIn('Userspace', out)
+
+	def test_not_a_result(self) -> None:
+		for name, text, want in (
+			('list.json', '[1, 2]', 'not a benchmark result of bench_table.py'),
+			('other.json', '{"kind": "other"}', 'not a benchmark result of bench_table.py'),
+			('short.json', '{"kind": "kernel", "ops": {}}', 'a kernel result without its ops, ns_per_op, memory'),
+			('nolabel.json', '{"kind": "userspace", "ops": {}, "instructions_per_op": {}, "memory": {}}',
+			 'a userspace result without its ops, instructions_per_op, memory or label and rev'),
+			('broken.json', '{"kind": ', 'not JSON'),
+		):
+			with self.subTest(name=name):
+				path = tmp(name)
+				with open(path, 'w', encoding='utf-8') as f:
+					f.write(text)
+				rc, out, err = run_main('table', path)
+				self.assertEqual((rc, out), (1, ''))
+				self.assertEqual(len(err.splitlines()), 1, err)
+				self.assertTrue(err.startswith(f'error: {path}: {want}'), err)
+
+
+class MainTest(unittest.TestCase):
+
+	def test_errors(self) -> None:
+		for args, rc, want in (
+			(('kernel', '--log', '/nonexistent.log', '--out', tmp('x.json')), 1,
+			 'error: /nonexistent.log: No such file or directory'),
+			(('table', '/nonexistent.json'), 1, 'error: /nonexistent.json: No such file or directory'),
+			(('kernel', '--log', USERSPACE_LOG), 2, 'error: the following arguments are required: --out'),
+			(('sort',), 2, "error: argument COMMAND: invalid choice: 'sort'"),
+			((), 2, 'error: the following arguments are required: COMMAND'),
+		):
+			with self.subTest(args=args):
+				got_rc, out, err = run_main(*args)
+				self.assertEqual((got_rc, out), (rc, ''))
+				self.assertEqual(len(err.splitlines()), 1, err)
+				self.assertTrue(err.startswith(want), err)
+
+	def test_help(self) -> None:
+		for args in (('--help',), ('userspace', '--help'), ('kernel', '--help'), ('table', '--help')):
+			with self.subTest(args=args):
+				rc, out, err = run_main(*args)
+				self.assertEqual((rc, err), (0, ''))
+				self.assertTrue(out.startswith('usage: bench_table.py'), out)
+
+
+if __name__ == '__main__':
+	unittest.main()
