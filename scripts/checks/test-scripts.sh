@@ -493,9 +493,12 @@ check_that "a rebuilt kernel's boot carries the new build's banner" "it does not
 
 # One run at a time in a build folder; a signal stops the boots.
 lock=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake.lock
-( exec 8>"$lock" && flock 8 && sleep 4 ) &
+# The holder says when it has the lock: on a busy machine its subshell can
+# take longer to start than any fixed pause.
+rm -f "$tmp/held"
+( exec 8>"$lock" && flock 8 && touch "$tmp/held" && sleep 4 ) &
 holder=$!
-sleep 1
+for _ in $(seq 100); do [ -e "$tmp/held" ] && break; sleep 0.1; done
 t0=$(date +%s)
 expect_calls "a run waits while another holds the build folder" "0 exec exec-slow" "$(fake_run)"
 # shellcheck disable=SC2016 # the inner shell expands its own arguments
@@ -846,7 +849,7 @@ section "the architecture table: one row and one QEMU config add an architecture
 # A new row (its package column names one that is installed, so nothing is
 # fetched) and a new QEMU config, in copies: every consumer sees it.
 cp "$ARCH_TABLE" "$tmp/arches.tsv" && cp -r "$(dirname "$ARCH_TABLE")/qemu_configs" "$tmp/"
-echo "fakearch  fake-linux-gnu-  qemu-system-fake  git  -  yes" >>"$tmp/arches.tsv"
+echo "fakearch  fake-linux-gnu-  qemu-system-fake  git  -  yes  -" >>"$tmp/arches.tsv"
 cp "$tmp/qemu_configs/x86_64.py" "$tmp/qemu_configs/fakearch.py"
 with_fake_arch() { env IDA_KUNIT_ARCH_TABLE="$tmp/arches.tsv" "$@"; }
 expect_error "a new architecture is known to every script" "unknown arch 'nope' \(known: .*fakearch" \
@@ -862,6 +865,42 @@ expect_error "the CI matrix check wants a job for it" "fakearch: no job of the C
 rm "$tmp/qemu_configs/fakearch.py"
 expect_error "and a QEMU config" "no QEMU config .*fakearch.py" \
 	with_fake_arch "$REPO/scripts/run-kunit.sh" --arch fakearch
+
+section "known failures: a leg marked xfail must fail exactly the known way"
+# Results folders as run-kunit.sh leaves them, for the known failures of
+# the table: each the known way, then passing, then failing another way.
+kf=$tmp/known
+mkdir -p "$kf/sparc32" "$kf/alpha" "$kf/sh4" "$kf/passed" "$kf/other-phase" "$kf/other-build"
+leg_counts() {	# leg_counts DIR VERDICT PHASE
+	printf '{"verdict": "%s", "phase": "%s", "passed": 0, "failed": 1, "skipped": 0}\n' "$2" "$3" >"$1/counts.json"
+}
+leg_counts "$kf/sparc32" FAIL build
+echo "fs/fcntl.c:1169:9: note: in expansion of macro 'BUILD_BUG_ON'" >"$kf/sparc32/build.log"
+leg_counts "$kf/alpha" FAIL build
+echo "arch/alpha/mm/fault.c:242:9: error: implicit declaration of function 'show_signal_msg'" >"$kf/alpha/build.log"
+leg_counts "$kf/passed" PASS run
+leg_counts "$kf/other-phase" FAIL run
+leg_counts "$kf/other-build" FAIL build
+echo "lib/idr.c:1:1: error: something else" >"$kf/other-build/build.log"
+leg_counts "$kf/sh4" FAIL run
+echo "Linux version 6.12 (sh4) #1" >"$kf/sh4/kernel.log"
+check_that "sparc32's known build failure is recognised" "it is not" \
+	"$REPO/scripts/checks/known-failure.sh" sparc32 "$kf/sparc32"
+check_that "alpha's known build failure is recognised" "it is not" \
+	"$REPO/scripts/checks/known-failure.sh" alpha "$kf/alpha"
+expect_error "a leg marked xfail that passes turns red" "sparc32 passed: its known failure .* is gone" \
+	"$REPO/scripts/checks/known-failure.sh" sparc32 "$kf/passed"
+expect_error "a leg marked xfail that fails in another phase turns red" "not as 'alpha-show-signal-msg' says: it stopped in the run phase" \
+	"$REPO/scripts/checks/known-failure.sh" alpha "$kf/other-phase"
+expect_error "a leg marked xfail whose build fails another way turns red" "the build log has no BUILD_BUG_ON of fs/fcntl.c" \
+	"$REPO/scripts/checks/known-failure.sh" sparc32 "$kf/other-build"
+expect_error "sh4's hang is not the known one once its kernel prints" "got past the decompressor" \
+	"$REPO/scripts/checks/known-failure.sh" sh4 "$kf/sh4"
+expect_error "a leg with no known failure has no xfail to check" "x86_64 has no known failure" \
+	"$REPO/scripts/checks/known-failure.sh" x86_64 "$kf/passed"
+sed 's/^\(sh4 .*\) sh4-gcc-cmpeq$/\1 -/' "$ARCH_TABLE" >"$tmp/arches-no-xfail.tsv"
+expect_error "the CI matrix must mark exactly the table's known failures" "CI leg sh4: xfail is sh4-gcc-cmpeq, the table says -" \
+	env IDA_KUNIT_ARCH_TABLE="$tmp/arches-no-xfail.tsv" "$REPO/scripts/checks/lint.sh" arches
 
 # relay_tap FILE: the TAP lines of a section that ran on its own, numbered
 # on from here.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 # A stand-in for tools/testing/kunit/kunit.py, for scripts/checks/test-scripts.sh.
-# Every call is recorded in the build folder's calls.log (for a boot from a
-# folder whose .config links to a build's, in that build's); "config" writes a
+# Every call is recorded in the build folder's calls.log, and with all its
+# arguments in calls.jsonl (for a boot from a folder whose .config links to
+# a build's, in that build's); "config" writes a
 # .config from the kunitconfigs, "build" makes a vmlinux (or fails if
 # FAKE_KUNIT_BUILD_FAIL is set), "exec" prints the log in FAKE_KUNIT_LOG or,
 # without it, a passing KTAP run of one case per suite the kunitconfigs name
@@ -21,6 +22,7 @@
 # vmlinux, and a boot of it prints fail.log (beside this file).
 import atexit
 import datetime
+import json
 import os
 import re
 import sys
@@ -42,9 +44,11 @@ build = args[args.index('--build_dir') + 1]
 kunitconfigs = [args[i + 1] for i, a in enumerate(args) if a == '--kunitconfig']
 slow = cmd == 'exec' and '--filter' in args and args[args.index('--filter') + 1] == 'speed<=slow'
 os.makedirs(build, exist_ok=True)
-with open(os.path.join(os.path.dirname(os.path.realpath(os.path.join(build, '.config'))),
-		       'calls.log'), 'a') as f:
+record = os.path.dirname(os.path.realpath(os.path.join(build, '.config')))
+with open(os.path.join(record, 'calls.log'), 'a') as f:
 	f.write(('exec-slow' if slow else cmd) + '\n')
+with open(os.path.join(record, 'calls.jsonl'), 'a') as f:
+	f.write(json.dumps(sys.argv[1:]) + '\n')
 if cmd == 'config':
 	with open(os.path.join(build, '.config'), 'w') as out:
 		for k in kunitconfigs:
