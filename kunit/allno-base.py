@@ -28,9 +28,11 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import TYPE_CHECKING, Dict, Iterable, List, NoReturn, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import qemu_params
+
+from cli import ArgumentParser, run
 
 if TYPE_CHECKING:
 	import kunit_config
@@ -171,13 +173,6 @@ def allno_base(args: argparse.Namespace) -> Tuple[str, str]:
 	return fragment(off, args.kunitconfigs, args.arch), f'allnoconfig base: {len(off)} options off, {on} on'
 
 
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
-
-
 def parser() -> argparse.ArgumentParser:
 	ap = ArgumentParser(prog='allno-base.py', description=__doc__,
 			    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -195,20 +190,16 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
 	args = parser().parse_args(argv)
-	try:
+
+	def write() -> int:
 		text, summary = allno_base(args)
 		tmp_out = args.out + '.tmp'
 		with open(tmp_out, 'w', encoding='utf-8') as f:
 			f.write(text)
 		os.replace(tmp_out, args.out)
 		print(summary)
-	except BaseError as e:
-		print(f'error: {e}', file=sys.stderr)
-		return 1
-	except OSError as e:
-		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
-		return 1
-	return 0
+		return 0
+	return run(write, (BaseError,))
 
 
 if __name__ == '__main__':

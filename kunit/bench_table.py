@@ -20,7 +20,9 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, Union, cast
+from typing import Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, cast
+
+from cli import ArgumentParser, run
 
 OPS_RE = re.compile(r'bench (\S+): ops (\d+), ns/op ida ([\d.]+) idr ([\d.]+) bitmap ([\d.]+)')
 MEM_RE = re.compile(r'bench memory (\S+): ids (\d+), bytes/id\*100 ida (\d+) idr (\d+)')
@@ -241,13 +243,6 @@ def cmd_table(args: argparse.Namespace) -> None:
 	sys.stdout.write(table([load_result(p) for p in args.json]))
 
 
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
-
-
 def parser() -> argparse.ArgumentParser:
 	ap = ArgumentParser(prog='bench_table.py', description=__doc__,
 			    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -272,15 +267,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
 	args = parser().parse_args(argv)
-	try:
+
+	def work() -> int:
 		args.func(args)
-	except BenchError as e:
-		print(f'error: {e}', file=sys.stderr)
-		return 1
-	except OSError as e:
-		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
-		return 1
-	return 0
+		return 0
+	return run(work, (BenchError,))
 
 
 if __name__ == '__main__':

@@ -37,7 +37,9 @@ import os
 import re
 import sys
 import types
-from typing import Dict, List, NoReturn, Optional, Protocol, Sequence, cast
+from typing import Dict, List, Optional, Protocol, Sequence, cast
+
+from cli import ArgumentParser
 
 FIELDS = ('linux_arch', 'kconfig', 'vcpus', 'qemu_arch', 'kernel_path', 'kernel_command_line',
 	  'serial', 'extra_qemu_params')
@@ -243,13 +245,6 @@ def kunit_tool_of_environment() -> str:
 			os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'ida-kunit')
 		src = os.path.join(cache, 'linux-' + (os.environ.get('IDA_KUNIT_TREE') or '6.12'))
 	return os.path.join(os.path.abspath(src), 'tools', 'testing', 'kunit')
-
-
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
 
 
 def parser() -> argparse.ArgumentParser:

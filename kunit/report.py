@@ -50,6 +50,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, Optional, Required, Sequence, TypedDict
 
+from cli import run
+
 ORIGIN = 'ida_kunit'
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, 'kcidb-v5.schema.json')
@@ -1410,15 +1412,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
 	args = parser().parse_args(argv)
-	try:
-		rc: int = args.func(args)
-		return rc
-	except ReportError as err:
-		print(f'error: {err}', file=sys.stderr)
-	except OSError as err:
-		print(f'error: {err.filename or ""}{": " if err.filename else ""}{err.strerror or err}',
-		      file=sys.stderr)
-	return 1
+	return run(lambda: int(args.func(args)), (ReportError,))
 
 
 if __name__ == '__main__':

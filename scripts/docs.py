@@ -24,11 +24,15 @@ import argparse
 import email
 import email.message
 import email.policy
-import json
 import os
 import re
 import sys
-from typing import Dict, List, NoReturn, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
+
+# The helpers the programs of kunit/ share.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'kunit'))
+from cli import ArgumentParser, run  # noqa: E402
+from cli import load_json as load_json_file  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK_RE = r'(<!-- generated: {name} -->\n)(.*?)(<!-- end generated -->)'
@@ -40,11 +44,7 @@ class DocsError(Exception):
 
 def load_json(path: str) -> Dict[str, object]:
 	"""A JSON object from PATH; DocsError for anything else."""
-	try:
-		with open(path, encoding='utf-8') as f:
-			value: object = json.load(f)
-	except ValueError as e:
-		raise DocsError(f'{path}: not JSON ({e})') from e
+	value = load_json_file(path)
 	if not isinstance(value, dict):
 		raise DocsError(f'{path}: not a JSON object')
 	return value
@@ -139,13 +139,6 @@ def last_run_block(results: str) -> str:
 	return '\n'.join(out) + '\n'
 
 
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
-
-
 def cmd_series(args: argparse.Namespace) -> int:
 	patches = os.environ.get('IDA_KUNIT_PATCHES') or os.path.join(REPO, 'kernel-patches', 'linux-6.12')
 	return replace_block(os.path.join(REPO, 'kernel-patches', 'README.md'), 'series',
@@ -215,14 +208,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
 	args = parser().parse_args(argv)
-	try:
-		rc: int = args.func(args)
-		return rc
-	except DocsError as e:
-		print(f'error: {e}', file=sys.stderr)
-	except OSError as e:
-		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
-	return 1
+	return run(lambda: int(args.func(args)), (DocsError,))
 
 
 if __name__ == '__main__':

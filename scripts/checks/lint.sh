@@ -52,7 +52,7 @@ mypy)
 	# with kunit_tool's modules (typed upstream) from the tree.
 	[ -d "$SRC/tools/testing/kunit" ] || die "no kunit_tool in $SRC: run scripts/setup-tree.sh first"
 	mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.py' | grep -v '^kunit/qemu_configs/')
-	MYPYPATH="$SRC/tools/testing/kunit" mypy --strict --no-error-summary "${files[@]}" ||
+	MYPYPATH="$SRC/tools/testing/kunit:$REPO/kunit" mypy --strict --no-error-summary "${files[@]}" ||
 		die "mypy --strict: findings above"
 	echo "mypy --strict: ${#files[@]} files, no findings"
 	;;

@@ -10,9 +10,13 @@ A result that cannot be read or a row that one of them lacks is one
 "error:" line and exit 1; a bad command line, exit 2.
 """
 import argparse
-import json
+import os
 import sys
-from typing import Dict, List, NoReturn, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
+
+# The helpers the programs of kunit/ share.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'kunit'))
+from cli import ArgumentParser, load_json, run  # noqa: E402
 
 
 class BenchLinesError(Exception):
@@ -21,11 +25,7 @@ class BenchLinesError(Exception):
 
 def instructions_per_op(path: str) -> Dict[str, float]:
 	"""The IDA's instructions per operation of every row of a userspace result."""
-	try:
-		with open(path, encoding='utf-8') as f:
-			result: object = json.load(f)
-	except ValueError as e:
-		raise BenchLinesError(f'{path}: not JSON ({e})') from e
+	result = load_json(path)
 	per_op = result.get('instructions_per_op') if isinstance(result, dict) else None
 	if not isinstance(per_op, dict):
 		raise BenchLinesError(f'{path}: not a userspace benchmark result (no "instructions_per_op")')
@@ -48,13 +48,6 @@ def lines(before: Dict[str, float], after: Dict[str, float], rows: Sequence[str]
 	return out
 
 
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
-
-
 def parser() -> argparse.ArgumentParser:
 	ap = ArgumentParser(prog='bench-lines.py', description=__doc__,
 			    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,16 +59,12 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
 	args = parser().parse_args(argv)
-	try:
+
+	def show() -> int:
 		for line in lines(instructions_per_op(args.before), instructions_per_op(args.after), args.rows):
 			print(line)
-	except BenchLinesError as e:
-		print(f'error: {e}', file=sys.stderr)
-		return 1
-	except OSError as e:
-		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
-		return 1
-	return 0
+		return 0
+	return run(show, (BenchLinesError,))
 
 
 if __name__ == '__main__':

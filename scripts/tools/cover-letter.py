@@ -21,7 +21,11 @@ import os
 import re
 import subprocess
 import sys
-from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+# The helpers the programs of kunit/ share.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'kunit'))
+from cli import ArgumentParser  # noqa: E402
 
 # A JSON object of the results (counts.json, leg.json, a benchmark result).
 JsonObject = Dict[str, Any]
@@ -208,13 +212,6 @@ def mutation_block(results: str) -> str:
 		f'bitmap scans on the final tree: {len(m["mutants"])} mutants, {m["killed"]} killed, '
 		f'{m["survived"]} survived,\n{m["equivalent"]} equivalent (not scored), '
 		f'{m["stillborn"]} did not build.\n')
-
-
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
 
 
 def parser() -> argparse.ArgumentParser:

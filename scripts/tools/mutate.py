@@ -23,7 +23,11 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple, TypedDict
+from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict
+
+# The helpers the programs of kunit/ share.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'kunit'))
+from cli import ArgumentParser, os_error  # noqa: E402
 
 # (name, what it breaks, exact text, replacement[, arch of the leg]).
 Mutant = Tuple[str, ...]
@@ -304,13 +308,6 @@ def run(cmd: List[str], env: Dict[str, str], log: str) -> int:
 		return subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
 
 
-class ArgumentParser(argparse.ArgumentParser):
-	"""argparse with a bad command line as one "error:" line (exit 2)."""
-
-	def error(self, message: str) -> NoReturn:
-		self.exit(2, f'error: {message} (see {self.prog} --help)\n')
-
-
 def parser() -> argparse.ArgumentParser:
 	ap = ArgumentParser(prog='mutate.py', description=__doc__,
 			    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -332,7 +329,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 	try:
 		return mutate(args)
 	except OSError as e:
-		print(f'error: {e.filename + ": " if e.filename else ""}{e.strerror or e}', file=sys.stderr)
+		print(os_error(e), file=sys.stderr)
 		return 1
 
 
