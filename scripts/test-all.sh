@@ -108,11 +108,11 @@ version = imported[1] if len(imported) > 1 else ''
 head = git('rev-parse', 'HEAD')
 fixes = git('rev-list', '--count', 'pristine..tree-fixes')
 json.dump({'run_id': f'{int(start)}-{patchset[:12]}', 'start': int(start),
-           'package': package, 'version': version, 'tree_version': version,
+           'package': package, 'version': version,
            'series': f'{len(names)} patches on {package} {version}'
                      + (f' and {fixes} tree fixes' if fixes not in ('', '0') else '')
                      + (f', head {head[:12]}' if head and applied == '1' else ', not applied'),
-           'pristine': git('rev-parse', 'pristine^{commit}'), 'branch_head': git('rev-parse', 'HEAD'),
+           'pristine': git('rev-parse', 'pristine^{commit}'), 'branch_head': head,
            'patchset_hash': patchset, 'patches': names, 'series_applied': applied == '1',
            'legs': legs}, open(out, 'w'), indent=2)
 PY

@@ -36,8 +36,9 @@ esac
 [ $# -le 2 ] || { echo "error: $usage" >&2; exit 2; }
 leg=$1
 dir=$(abspath "${2:-$RESULTS/$leg}")
-known=$(arch_rows | awk -v a="$leg" '$1 == a { print $7 }')
-[ -n "$known" ] || { echo "error: '$leg' is not a row of $ARCH_TABLE with a \"known\" column" >&2; exit 2; }
+( arch_params "$leg" ) || exit 2
+arch_params "$leg"
+known=$KNOWN_FAILURE
 [ "$known" != - ] || { echo "error: $leg has no known failure in $ARCH_TABLE" >&2; exit 2; }
 [[ " $KNOWN " == *" $known "* ]] || { echo "error: $ARCH_TABLE names an unknown known failure '$known' for $leg" >&2; exit 2; }
 [ -f "$dir/counts.json" ] || { echo "error: no results of $leg in $dir (no counts.json)" >&2; exit 1; }

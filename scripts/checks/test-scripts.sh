@@ -12,6 +12,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 FIX=$REPO/scripts/checks/tests
+# The recorded kernel logs, shared with the Python unit tests.
+LOGS_DIR=$REPO/kunit/test_data
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -114,7 +116,7 @@ whole_default_check() {
 		cp "$SRC"/tools/testing/kunit/*.py "$d/tools/testing/kunit/"
 		cp -r "$SRC"/tools/testing/kunit/qemu_configs "$d/tools/testing/kunit/"
 		cp "$FIX/fake-kunit.py" "$d/tools/testing/kunit/kunit.py"
-		cp "$FIX/fail.log" "$d/tools/testing/kunit/fail.log"
+		cp "$LOGS_DIR/fail.log" "$d/tools/testing/kunit/fail.log"
 		printf '// SPDX-License-Identifier: GPL-2.0\nint ida_alloc_range(int max)\n{\n\tif ((int)max < 0)\n\t\treturn 1;\n\treturn 0;\n}\n' >"$d/lib/idr.c"
 		printf 'obj-y += idr.o\n' >"$d/lib/Makefile"
 		printf 'VERSION = %s\n' "$2" >"$d/Makefile"
@@ -266,7 +268,7 @@ expect_error "a missing little-endian cross compiler is named" "compiler nonexis
 	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch ppc64le
 expect_error "bench.sh rejects an unknown argument" "unknown argument '--fast'" "$REPO/scripts/tools/bench.sh" --fast
 expect_error "the benchmark reader rejects a log without benchmark lines" "no benchmark output" \
-	python3 "$REPO/kunit/bench_table.py" kernel --log "$REPO/scripts/checks/tests/pass.log" --out "$tmp/bench.json"
+	python3 "$REPO/kunit/bench_table.py" kernel --log "$LOGS_DIR/pass.log" --out "$tmp/bench.json"
 
 # A series whose first patch does not apply: named, and the tree is left on
 # the pristine source with no git am in progress.
@@ -379,7 +381,7 @@ mkdir -p "$fake/tools/testing/kunit" "$fake/lib" "$tmp/fake-cache" "$tmp/fake-bi
 for f in "$SRC"/tools/testing/kunit/*.py; do ln -s "$f" "$fake/tools/testing/kunit/"; done
 rm "$fake/tools/testing/kunit/kunit.py"
 cp "$FIX/fake-kunit.py" "$fake/tools/testing/kunit/kunit.py"
-cp "$FIX/fail.log" "$fake/tools/testing/kunit/fail.log"
+cp "$LOGS_DIR/fail.log" "$fake/tools/testing/kunit/fail.log"
 cp "$FIX/fake-make" "$tmp/fake-bin/make"
 echo "int x;" >"$fake/lib/idr.c"
 echo "config IDA_FAKE" >"$fake/lib/Kconfig"
@@ -388,7 +390,7 @@ fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its ex
 	local calls=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log rc
 	rm -f "$calls" "${calls%.log}.jsonl"
 	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" "$@" \
+		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" "$@" \
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -413,7 +415,7 @@ kunit_args_ok() {	# kunit_args_ok NAME ARCH: the last fake leg of ARCH gave kuni
 kunit_args_ok "kunit.py gets every argument of the leg, and nothing else" x86_64
 rm -f "$tmp/fake-cache/build/linux-$TREE_VERSION-powerpc-fake/calls.jsonl"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch powerpc --kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
 kunit_args_ok "and a cross-compiled leg's get its --cross_compile and its compiler" powerpc
 expect_calls "a rerun with nothing changed only boots" "0 exec exec-slow" "$(fake_run)"
@@ -445,7 +447,7 @@ expect_calls "and the one after only boots" "0 exec exec-slow" "$(fake_run)"
 
 # Two boots: the cases of normal speed, then the slow ones.
 expect_calls "a leg boots once more for its slow cases" "0 exec exec-slow" \
-	"$(fake_run FAKE_KUNIT_SLOW_LOG="$FIX/skip.log")"
+	"$(fake_run FAKE_KUNIT_SLOW_LOG="$LOGS_DIR/skip.log")"
 check_that "the slow boot's cases are counted with the first boot's" "they are not" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -457,9 +459,9 @@ check_that "each boot's log is its own, though the two run side by side" "a log 
 	sh -c 'grep -q "# SKIP" "$1" && ! grep -q "# SKIP" "$2"' - \
 	"$tmp/fake-results/x86_64/kernel-slow.log" "$tmp/fake-results/x86_64/kernel.log"
 expect_calls "a failure in the slow boot fails the leg" "1 exec exec-slow" \
-	"$(fake_run FAKE_KUNIT_SLOW_LOG="$FIX/fail.log")"
+	"$(fake_run FAKE_KUNIT_SLOW_LOG="$LOGS_DIR/fail.log")"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
 	-- --filter "speed=normal" >/dev/null 2>&1
 expect_calls "a filter of the caller's own gets one boot" "exec" \
@@ -468,12 +470,12 @@ expect_calls "a filter of the caller's own gets one boot" "exec" \
 # The benchmark's kernel part reads the boot its cases run in: every case
 # of ida-bench.kunitconfig is slow, so the leg boots once, for them.
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-	IDA_KUNIT_RESULTS="$tmp/bench-results" FAKE_KUNIT_SLOW_LOG="$FIX/bench-slow.log" \
+	IDA_KUNIT_RESULTS="$tmp/bench-results" FAKE_KUNIT_SLOW_LOG="$LOGS_DIR/bench/kernel-slow.log" \
 	"$REPO/scripts/tools/bench.sh" --no-userspace >"$tmp/out" 2>&1
 check_that "bench.sh reads the benchmark from the leg's slow boot" "$(tail -n 1 "$tmp/out")" python3 -c '
 import json, sys
 k = json.load(open(sys.argv[1]))
-sys.exit(0 if k["ops"].get("sequential") == 65536 and "sequential" in k["memory"] else 1)' "$tmp/bench-results/bench/kernel.json"
+sys.exit(0 if k["ops"].get("seq_alloc_64K") == 65536 and "dense_1M" in k["memory"] else 1)' "$tmp/bench-results/bench/kernel.json"
 expect_error "bench.sh refuses --rev without the userspace benchmark" "not with --no-userspace" \
 	"$REPO/scripts/tools/bench.sh" --no-userspace --rev HEAD
 
@@ -510,7 +512,7 @@ check_that "and says so, and starts once it is free" "it did not wait: $(grep -c
 	sh -c 'grep -q "another run is using" "$1" && [ "$2" -ge 1 ]' - "$tmp/err" "$(elapsed "$t0")"
 wait "$holder"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-	IDA_KUNIT_RESULTS="$tmp/fake-results" IDA_KUNIT_TIMEOUT=60 FAKE_KUNIT_LOG="$FIX/pass.log" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" IDA_KUNIT_TIMEOUT=60 FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" -- --qemu_args=-S \
 	>"$tmp/out" 2>"$tmp/err" &
 leg=$!
@@ -535,7 +537,7 @@ check_that "and no boot is left running" "one is: $(pgrep -f "build_dir $tmp/fak
 # A leg that stops before its boot leaves no earlier run's counts behind.
 expect_calls "a passing leg, first" "0 exec exec-slow" "$(fake_run)"
 env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$FIX/pass.log" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/nonexistent.kunitconfig" >/dev/null 2>&1
 check_that "a leg that stops before its boot leaves a failed counts.json, not the last run's" \
 	"the previous counts are still there" python3 -c '
@@ -547,7 +549,7 @@ expect_error "a results folder a leg did not make is not emptied" "is not a leg'
 	env IDA_KUNIT_RESULTS="$tmp/fake-results" "$REPO/scripts/run-kunit.sh" --arch x86_64 --name mine
 check_that "and its files are still there" "they are gone" test -f "$tmp/fake-results/mine/notes.txt"
 ( cd "$tmp" && env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE=rel-cache \
-	IDA_KUNIT_RESULTS=rel-results FAKE_KUNIT_LOG="$FIX/pass.log" \
+	IDA_KUNIT_RESULTS=rel-results FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" >/dev/null 2>&1 )
 check_that "relative IDA_KUNIT_* paths are taken from the current folder" "results are elsewhere" \
 	test -f "$tmp/rel-results/x86_64/counts.json" -a -d "$tmp/rel-cache/build"
@@ -555,58 +557,58 @@ check_that "relative IDA_KUNIT_* paths are taken from the current folder" "resul
 # --- results of a boot ----------------------------------------------------
 section "results of a boot"
 results "a passing run passes" 0 'PASS: 8 passed, 0 failed, 0 skipped .*2 expected warnings' \
-	"$FIX/pass.log" --expect-suite ida
-results "a failed case fails the run" 1 'FAILED ida.ida_test_max' "$FIX/fail.log"
-results "a skipped case is counted as skipped, not passed" 0 '7 passed, 0 failed, 1 skipped' "$FIX/skip.log"
-results "a kernel panic fails the run" 1 'panicked' "$FIX/panic.log"
-results "truncated KTAP fails the run" 1 'FAIL' "$FIX/truncated.log"
-results "a boot with no KTAP fails the run" 1 'no test ran' "$FIX/empty.log"
-results "an empty suite list fails the run" 1 'no test ran' "$FIX/no-tests.log"
-results "a hung boot fails the run" 1 'hung' "$FIX/pass.log" --timed-out 300
-results "a missing suite fails the run" 1 'suite ida_mmu did not run' "$FIX/pass.log" --expect-suite ida_mmu
-results "an unexpected warning fails the run" 1 'unexpected kernel report: WARNING: CPU: 1' "$FIX/splat.log"
-results "a wrong number of expected warnings fails the run" 1 'expected 2 warnings, the log has 1' "$FIX/warn-count.log"
+	"$LOGS_DIR/pass.log" --expect-suite ida
+results "a failed case fails the run" 1 'FAILED ida.ida_test_max' "$LOGS_DIR/fail.log"
+results "a skipped case is counted as skipped, not passed" 0 '7 passed, 0 failed, 1 skipped' "$LOGS_DIR/skip.log"
+results "a kernel panic fails the run" 1 'panicked' "$LOGS_DIR/panic.log"
+results "truncated KTAP fails the run" 1 'FAIL' "$LOGS_DIR/truncated.log"
+results "a boot with no KTAP fails the run" 1 'no test ran' "$LOGS_DIR/empty.log"
+results "an empty suite list fails the run" 1 'no test ran' "$LOGS_DIR/no-tests.log"
+results "a hung boot fails the run" 1 'hung' "$LOGS_DIR/pass.log" --timed-out 300
+results "a missing suite fails the run" 1 'suite ida_mmu did not run' "$LOGS_DIR/pass.log" --expect-suite ida_mmu
+results "an unexpected warning fails the run" 1 'unexpected kernel report: WARNING: CPU: 1' "$LOGS_DIR/splat.log"
+results "a wrong number of expected warnings fails the run" 1 'expected 2 warnings, the log has 1' "$LOGS_DIR/warn-count.log"
 results "a missing log fails the run" 1 'no test ran' "$tmp/does-not-exist.log"
-results "a boot whose leak scan found nothing passes" 0 'PASS' "$FIX/leak-clean.log" --expect-leak-scan
+results "a boot whose leak scan found nothing passes" 0 'PASS' "$LOGS_DIR/leak-clean.log" --expect-leak-scan
 results "a leak kmemleak reports fails the run" 1 'kmemleak: unreferenced object 0xffff888004a1c800' \
-	"$FIX/leak-report.log" --expect-leak-scan
+	"$LOGS_DIR/leak-report.log" --expect-leak-scan
 results "a boot without the leak scan fails a run that wants one" 1 'the leak scan did not finish in pass.log' \
-	"$FIX/pass.log" --expect-leak-scan
-sed '/^SMBIOS/a smp: Brought up 1 node, 2 CPUs' "$FIX/pass.log" >"$tmp/smp2.log"
-sed '/^SMBIOS/a smp: Brought up 1 node, 1 CPU' "$FIX/pass.log" >"$tmp/smp1.log"
+	"$LOGS_DIR/pass.log" --expect-leak-scan
+sed '/^SMBIOS/a smp: Brought up 1 node, 2 CPUs' "$LOGS_DIR/pass.log" >"$tmp/smp2.log"
+sed '/^SMBIOS/a smp: Brought up 1 node, 1 CPU' "$LOGS_DIR/pass.log" >"$tmp/smp1.log"
 results "a boot that brings up every CPU QEMU gave it passes" 0 'PASS' "$tmp/smp2.log" --expect-cpus 2
 results "a boot that brings up fewer CPUs than QEMU gave it fails the run" 1 'smp1.log: 1 of 2 CPUs up' \
 	"$tmp/smp1.log" --expect-cpus 2
 results "a boot that does not say how many CPUs came up fails a run that wants 2" 1 \
-	'pass.log: no "smp: Brought up" line' "$FIX/pass.log" --expect-cpus 2
+	'pass.log: no "smp: Brought up" line' "$LOGS_DIR/pass.log" --expect-cpus 2
 results "a KASAN report inside an expected-warnings window fails the run" 1 \
-	"in ida_test_bad_free's expected-warnings window: BUG: KASAN: slab-use-after-free" "$FIX/kasan-in-window.log"
+	"in ida_test_bad_free's expected-warnings window: BUG: KASAN: slab-use-after-free" "$LOGS_DIR/kasan-in-window.log"
 results "a warning without the announced text inside a window fails the run" 1 \
-	"in ida_test_bad_free's expected-warnings window: xa_store called with a bad index" "$FIX/other-warning-in-window.log"
+	"in ida_test_bad_free's expected-warnings window: xa_store called with a bad index" "$LOGS_DIR/other-warning-in-window.log"
 results "a warning whose message follows its WARNING line (arm, sh) is counted" 0 'PASS: .*2 expected warnings' \
-	"$FIX/warn-after.log"
+	"$LOGS_DIR/warn-after.log"
 results "and one whose following line lacks the announced text fails the run" 1 \
-	"in ida_test_bad_free's expected-warnings window: WARNING: CPU: 0 PID: 46" "$FIX/warn-after-other.log"
+	"in ida_test_bad_free's expected-warnings window: WARNING: CPU: 0 PID: 46" "$LOGS_DIR/warn-after-other.log"
 # Gates that must not pass what they should fail, nor fail what they should pass.
-sed '/^SMBIOS/a PM: DEBUG: suspend entered' "$FIX/pass.log" >"$tmp/pm-debug.log"
+sed '/^SMBIOS/a PM: DEBUG: suspend entered' "$LOGS_DIR/pass.log" >"$tmp/pm-debug.log"
 results "a \"PM: DEBUG: \" line is not a kernel report" 0 'PASS' "$tmp/pm-debug.log"
 sed '/ok 2 ida_test_destroy/a BUG: kernel NULL pointer dereference, address: 0000000000000000\nOops: 0002 [#1] SMP' \
-	"$FIX/pass.log" >"$tmp/oops.log"
+	"$LOGS_DIR/pass.log" >"$tmp/oops.log"
 results "an Oops that KUnit survived is an Oops, not a panic" 1 'the kernel oopsed: BUG: kernel NULL pointer' \
 	"$tmp/oops.log"
 check_that "and counts.json does not say it panicked" "it does" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))
 sys.exit(0 if not c["panicked"] and [p["kind"] for p in c["problems"]].count("oops") == 1 else 1)' "$tmp/res/counts.json"
-sed '/# ida_test_bad_free: expected warnings end/s/.*/    # ida_test_other: expected warnings begin: 0/' "$FIX/pass.log" >"$tmp/window-open.log"
+sed '/# ida_test_bad_free: expected warnings end/s/.*/    # ida_test_other: expected warnings begin: 0/' "$LOGS_DIR/pass.log" >"$tmp/window-open.log"
 results "an expected-warnings window that never ends fails the run, though another begins" 1 \
 	"ida_test_bad_free: expected warnings never ended \(the next window, ida_test_other's, began\)" \
 	"$tmp/window-open.log"
-sed 's/kmemleak done: 0 unreferenced/kmemleak done: 3 unreferenced/' "$FIX/leak-clean.log" >"$tmp/leak-count.log"
+sed 's/kmemleak done: 0 unreferenced/kmemleak done: 3 unreferenced/' "$LOGS_DIR/leak-clean.log" >"$tmp/leak-count.log"
 results "a leak scan that counts objects it does not list fails the run" 1 \
 	'kmemleak: 3 unreferenced objects in leak-count.log' "$tmp/leak-count.log" --expect-leak-scan
 results "a crash is one failed case, the cases after it not run" 1 '2 passed, 1 failed, 0 skipped, 3 not run' \
-	"$FIX/panic.log"
+	"$LOGS_DIR/panic.log"
 check_that "and results.json names the cases that never reported as junit.xml does" "the names differ" python3 -c '
 import json, sys, xml.etree.ElementTree as E
 def names(t):
@@ -620,28 +622,28 @@ never = {n for n in x if n.endswith("never reported")}
 sys.exit(0 if never and never <= j else 1)' "$tmp/res/results.json" "$tmp/res/junit.xml"
 
 # The booted kernel is the built one: its banner is the build's.
-{ printf '\177ELF junk\0%%s version %%s\0'; head -n 1 "$FIX/pass.log"; printf '\0more'; } >"$tmp/vmlinux-same"
-sed '1s/#2 SMP/#3 SMP/' "$FIX/pass.log" | head -n 1 >"$tmp/vmlinux-other"
-results "a boot of the kernel that was built passes" 0 'PASS' "$FIX/pass.log" --expect-banner-of "$tmp/vmlinux-same"
+{ printf '\177ELF junk\0%%s version %%s\0'; head -n 1 "$LOGS_DIR/pass.log"; printf '\0more'; } >"$tmp/vmlinux-same"
+sed '1s/#2 SMP/#3 SMP/' "$LOGS_DIR/pass.log" | head -n 1 >"$tmp/vmlinux-other"
+results "a boot of the kernel that was built passes" 0 'PASS' "$LOGS_DIR/pass.log" --expect-banner-of "$tmp/vmlinux-same"
 results "a boot of another kernel than the one built fails the run" 1 \
 	'booted a kernel other than the one built: pass.log says .*#2 SMP.*, vmlinux-other .*#3 SMP' \
-	"$FIX/pass.log" --expect-banner-of "$tmp/vmlinux-other"
-sed '/Linux version/d' "$FIX/pass.log" >"$tmp/no-banner.log"
+	"$LOGS_DIR/pass.log" --expect-banner-of "$tmp/vmlinux-other"
+sed '/Linux version/d' "$LOGS_DIR/pass.log" >"$tmp/no-banner.log"
 results "a boot that printed no banner fails the run" 1 'no-banner.log: no Linux version banner' \
 	"$tmp/no-banner.log" --expect-banner-of "$tmp/vmlinux-same"
 results "a build with no banner in its vmlinux fails the run" 1 'no Linux version banner in .*vmlinux-none' \
-	"$FIX/pass.log" --expect-banner-of "$tmp/vmlinux-none"
+	"$LOGS_DIR/pass.log" --expect-banner-of "$tmp/vmlinux-none"
 # Each of a leg's boots must run cases of its own.
 results "a second boot that ran no test fails the run" 1 'no-tests.log: the boot ran no test' \
-	"$FIX/pass.log" --log "$FIX/no-tests.log"
+	"$LOGS_DIR/pass.log" --log "$LOGS_DIR/no-tests.log"
 results "a second boot that left an empty log fails the run" 1 'empty-boot.log: the boot left no log' \
-	"$FIX/pass.log" --log "$tmp/empty-boot.log"
+	"$LOGS_DIR/pass.log" --log "$tmp/empty-boot.log"
 : >"$tmp/empty-boot.log"
 results "and one with an empty log file fails it too" 1 'empty-boot.log: the boot left no log' \
-	"$FIX/pass.log" --log "$tmp/empty-boot.log"
+	"$LOGS_DIR/pass.log" --log "$tmp/empty-boot.log"
 results "two boots that each ran their cases pass" 0 'PASS: 15 passed, 0 failed, 1 skipped' \
-	"$FIX/pass.log" --log "$FIX/skip.log"
-results "a log with ESC, NUL and BEL still gives a failed run" 1 'FAILED ida.ida_test_max' "$FIX/control-chars.log"
+	"$LOGS_DIR/pass.log" --log "$LOGS_DIR/skip.log"
+results "a log with ESC, NUL and BEL still gives a failed run" 1 'FAILED ida.ida_test_max' "$LOGS_DIR/control-chars.log"
 "$REPO/scripts/install-deps.sh" checks >/dev/null 2>&1
 check_that "junit.xml of a log with ESC, NUL and BEL is valid XML (xmllint)" "xmllint rejects it" \
 	xmllint --noout "$tmp/res/junit.xml"
@@ -654,7 +656,7 @@ check_that "counts.json says in fields what went wrong (phase, hung, problems)" 
 import json, sys
 c = json.load(open(sys.argv[1]))
 sys.exit(0 if c["phase"] == "run" and c["hung"] is False and c["failed"] == 1 and c["problems"] == [] else 1)' "$tmp/res/counts.json"
-results "a hung boot fails the run" 1 'hung' "$FIX/pass.log" --timed-out 300
+results "a hung boot fails the run" 1 'hung' "$LOGS_DIR/pass.log" --timed-out 300
 check_that "a hung boot says so in counts.json" "hung is not true" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -837,7 +839,7 @@ cp "$fake/lib/idr.c" "$tmp/mut/lib/idr.c" 2>/dev/null
 git -C "$SRC" show "$BRANCH:lib/idr.c" >"$tmp/mut/lib/idr.c" 2>/dev/null
 cp -r "$fake/tools" "$tmp/mut/"
 if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$tmp/mut" IDA_KUNIT_CACHE="$tmp/fake-cache" \
-	IDA_KUNIT_RESULTS="$tmp/mut-results" FAKE_KUNIT_LOG="$FIX/fail.log" \
+	IDA_KUNIT_RESULTS="$tmp/mut-results" FAKE_KUNIT_LOG="$LOGS_DIR/fail.log" \
 	python3 "$REPO/scripts/tools/mutate.py" --only max-clamp-dropped --no-harness --no-debug-leg \
 	>"$tmp/out" 2>"$tmp/err"; then
 	not_ok "mutate.py stops when the unmutated tree fails" "it exited 0"
