@@ -668,7 +668,7 @@ section "reports: kcidb, the GitHub summary, the HTML page"
 rec=$tmp/recorded
 mkdir -p "$rec/checks"
 for leg in fail skip panic; do
-	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --log "$FIX/$leg.log" \
+	python3 "$REPO/kunit/results.py" --kunit-tool "$SRC/tools/testing/kunit" --log "$LOGS_DIR/$leg.log" \
 		--out "$rec/$leg" --arch "$leg" >/dev/null 2>&1
 	echo '{"configure": 1, "build": 20, "run": 3}' >"$rec/$leg/times.json"
 	echo "{\"name\": \"$leg\", \"arch\": \"x86_64\", \"compiler\": \"gcc (Debian 12.2.0-14) 12.2.0\", \"kunitconfigs\": [\"ida.kunitconfig\"]}" >"$rec/$leg/leg.json"
