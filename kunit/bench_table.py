@@ -100,6 +100,11 @@ def read_dump(path: str) -> Optional[Tuple[str, str, int]]:
 	total: Optional[int] = None
 	with open(path, errors='replace') as f:
 		for line in f:
+			# With --separate-threads=yes each thread has its own dump:
+			# only the benchmark's own thread (1) is counted, not the RCU
+			# callbacks that run on another one when they please.
+			if line.startswith('thread:') and line.split()[1:] != ['1']:
+				return None
 			if line.startswith(TRIGGER):
 				name = line[len(TRIGGER):].strip()
 			elif line.startswith(('summary:', 'totals:')):

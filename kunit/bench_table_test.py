@@ -84,6 +84,16 @@ class ReadTest(unittest.TestCase):
 		# The dump of the program's end has no marker.
 		self.assertIsNone(bench_table.read_dump(os.path.join(DATA, 'cg')))
 
+	def test_dumps_of_threads(self) -> None:
+		# With --separate-threads=yes, only the dump of thread 1 counts.
+		with open(os.path.join(DATA, 'cg.1'), encoding='utf-8') as f:
+			text = f.read()
+		for thread, want in (('1', ('seq_alloc_1K', 'ida', 30600)), ('2', None)):
+			path = tmp(f'cg.1-0{thread}')
+			with open(path, 'w', encoding='utf-8') as f:
+				f.write(text.replace('part: 1\n', f'part: 1\nthread: {thread}\n'))
+			self.assertEqual(bench_table.read_dump(path), want)
+
 
 class UserspaceTest(unittest.TestCase):
 

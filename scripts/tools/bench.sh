@@ -57,7 +57,7 @@ bench_user() {	# bench_user REV
 	(cd "$dir" && make -s -j"$JOBS" SHIFT=6 ida-bench) >"$out/build-$label.log" 2>&1 ||
 		die "the userspace benchmark does not build for $rev (see $out/build-$label.log)"
 	rm -f "$out/cg-$label".*
-	(cd "$dir" && valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out/cg-$label" ./ida-bench) \
+	(cd "$dir" && valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes --callgrind-out-file="$out/cg-$label" ./ida-bench) \
 		>"$out/userspace-$label.log" 2>&1 ||
 		die "the userspace benchmark failed for $rev (see $out/userspace-$label.log)"
 	python3 "$REPO/kunit/bench_table.py" userspace --label "$label" --rev "$rev" \

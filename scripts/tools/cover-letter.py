@@ -53,50 +53,69 @@ handing it to call_rcu()", for a use-after-free that the radix-tree
 harness's iteration test hits now and then, and every time once the
 writer is held up after call_rcu().  It goes to the XArray on its own.
 
-Patch 1 fixes a leak that the new tests found: when the XArray cannot
-store the bitmap ida_alloc_range() just allocated with GFP_NOWAIT (a node
-allocation fails too), the bitmap is lost on the retry and on the -ENOMEM
-return.  It comes first so that it can go to stable on its own.
+Patches 1-3 fix what the new tests found in ida_alloc_range() when
+memory runs short, each with a regression test in the userspace harness
+(tools/testing/radix-tree/idr-test.c) that fails without it.  Patch 1:
+a bitmap the XArray could not store (a node allocation failed too) is
+lost on the retry, for every caller, and on the -ENOMEM return, and the
+bitmap kept for the retry could hand an ID to nobody.  Patch 2: the node
+xas_nomem() preallocated for a retry leaks when the retry ends in
+-ENOSPC or in a failed bitmap allocation.  Patch 3: the nodes a store
+linked before it ran out of memory stay in the tree, so an IDA whose IDs
+are all freed is not empty (a new xas_trim() removes them).  They come
+first so that they can go to stable on their own.
 
-Patch 2 gives the userspace harness programs of tools/testing a small
+Patch 4 gives the userspace harness programs of tools/testing a small
 emulation of the KUnit API (tools/testing/shared/kunit/test.h), so that a
 suite can be built both as a kernel KUnit suite and into a harness
-program.  Patch 3 turns test_ida into a KUnit suite, lib/tests/ida_kunit.c,
+program.  Patch 5 turns test_ida into a KUnit suite, lib/tests/ida_kunit.c,
 one case per old check, which idr-test runs through that emulation.
-Patches 4-6 extend the suite to the documented contract: inclusive
+Patches 6-8 extend the suite to the documented contract: inclusive
 ranges, the INT_MAX clamp, -ENOSPC for impossible ranges,
 value-entry/bitmap/tree boundaries, the free mark, destroy, one bad free
 of each kind (the old exhaustive sweep becomes a slow case), a seeded
-randomised model test, -ENOMEM with fault injection and the state of the
-IDA after it, use from atomic, softirq and interrupt context (the one
+randomised model test, -ENOMEM with fault injection (every allocation
+failing from the n-th on, with a ledger of what the request allocated)
+and the state of the IDA after it, use from atomic, softirq and interrupt context (the one
 PREEMPT_RT allows), and concurrent use including ida_destroy() while
-busy.  Patches 7-9 convert the last users of
+busy.  Patches 9-11 convert the last users of
 ida_simple_get()/ida_simple_remove() (rpmb, the radix-tree test suite, an
-nvmem comment) and patch 10 removes the wrappers.
+nvmem comment) and patch 12 removes the wrappers.
 
-Patch 11 adds a KUnit suite for the book3s64 MMU context ID allocation,
+Patch 13 adds a KUnit suite for the book3s64 MMU context ID allocation,
 the IDA user the 2018 series converted to ida_alloc_range(); it takes
 every free context ID for a moment, so it is opt-in.
 
-Patch 12 adds a benchmark of the IDA against the IDR and a bitmap (its
+Patch 14 adds a benchmark of the IDA against the IDR and a bitmap (its
 own option, not in KUNIT_ALL_TESTS) and a "make SHIFT=6 ida-bench" target
 in tools/testing/radix-tree that counts its instructions with callgrind;
-patches 13-15 make ida_alloc_range() and ida_free() cheaper: look at the
+patches 15-17 make ida_alloc_range() and ida_free() cheaper: look at the
 word that changed before scanning a whole bitmap or setting a mark that
 is already set, and scan a bitmap for a free bit or for emptiness a word
 at a time, inline.  Instructions per operation (callgrind, -O2,
-XA_CHUNK_SHIFT 6), before patch 13 -> after patch 15:
+XA_CHUNK_SHIFT 6), before patch 15 -> after patch 17:
 
 {bench}
 
 Memory per ID and the size of struct ida are unchanged.  Each of patches
-13-15 gives its own numbers and how to reproduce them.
+15-17 gives its own numbers and how to reproduce them.
+
+This series is the 6.12 form.  Posted against mainline it would go as
+five submissions: patches 1-3 alone, for mm-hotfixes and stable; patch 4
+as an RFC to kunit-dev and the XArray maintainer, since it is new harness
+infrastructure; the suite, patches 5-8 (patches 9-12 are done in
+mainline already: rpmb in v6.13, the wrappers' removal in v6.18); patch
+13 to linuxppc-dev; and the allocator patches 14-17.  A rebase onto
+mainline meets timer_container_of() where this uses from_timer(), the
+KUnit generate_params callback that now takes the test, the suite's
+place in lib/tests/Makefile, and mainline's own ida_find_first_range()
+tests, which the suite must keep.
 
 Tested with kunit_tool in QEMU (TCG); every leg boots twice, once for the
 cases of normal speed (what a default run shows) and once for the slow
 ones.  x86_64-debug adds lockdep with the raw lock nesting check, KASAN,
 UBSAN and a kmemleak scan once the suites have run (which found the leak
-patch 1 fixes); x86_64-rt is PREEMPT_RT under lockdep:
+patch 1 fixes):
 
 {legs}
 {warnings}
@@ -105,8 +124,11 @@ compiles, every target builds and idr-test, multiorder and xarray pass;
 main and maple pass on the whole series.
 {mutation}
 Every patch builds on its own (the objects it touches and the suites,
-W=1 and sparse, no new warnings), and checkpatch.pl --strict reports 0
-errors, 0 warnings and 0 checks on every patch.'''
+W=1 and sparse, no new warnings).  checkpatch.pl --strict, ignoring
+UNKNOWN_COMMIT_ID (Debian's source has no upstream history to look up a
+Fixes: tag in) and FILE_PATH_CHANGES (instead, every file a patch adds
+must be covered by a MAINTAINERS section):
+{checkpatch}'''
 
 
 class CoverLetterError(Exception):
@@ -214,6 +236,29 @@ def mutation_block(results: str) -> str:
 		f'{m["stillborn"]} did not build.\n')
 
 
+def checkpatch_block(src: str) -> str:
+	"""What checkpatch.pl --strict says of each patch of the branch."""
+	lines = []
+	revs = git(src, 'rev-list', '--reverse', 'tree-fixes..ida-kunit').split()
+	for i, rev in enumerate(revs, 1):
+		patch = git(src, 'format-patch', '-1', '--stdout', rev)
+		# As scripts/checks/check-series.sh runs it, with its two ignores.
+		r = subprocess.run(['perl', os.path.join(src, 'scripts', 'checkpatch.pl'), '--strict', '--no-color',
+				    '--ignore', 'FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID', '-'], input=patch, cwd=src,
+				   capture_output=True, text=True, check=False,
+				   env={**os.environ, 'PATH': '/usr/bin:' + os.environ.get('PATH', '')})
+		m = re.search(r'total: (\d+) errors, (\d+) warnings, (\d+) checks', r.stdout)
+		if not m:
+			raise CoverLetterError(f'checkpatch.pl gave no totals for patch {i}')
+		what = f'{m[1]} errors, {m[2]} warnings, {m[3]} checks'
+		if m[2] != '0' or m[1] != '0' or m[3] != '0':
+			said = [ln.strip() for ln in r.stdout.splitlines()
+				if ln.startswith(('ERROR:', 'WARNING:', 'CHECK:'))]
+			what += ' (' + '; '.join(said) + ')'
+		lines.append(f'  patch {i:>2}: {what}')
+	return '\n'.join(lines)
+
+
 def parser() -> argparse.ArgumentParser:
 	ap = ArgumentParser(prog='cover-letter.py', description=__doc__,
 			    formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -232,7 +277,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 				     capture_output=True, text=True, check=True).stdout.strip()
 		legs, _ = legs_block(dirs)
 		text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs,
-				   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]))
+				   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]),
+				   checkpatch=checkpatch_block(src))
 		if args.show:
 			print(text)
 			return 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Line coverage of ida_alloc_range(), ida_free() and ida_destroy() (and, from
-# patch 13, the bitmap scans they call) under the
+# patch 15, the bitmap scans they call) under the
 # IDA KUnit suite alone: the suite runs in the userspace radix-tree harness
 # (through its KUnit emulation) built with gcov, and gcov reports per
 # function.  The kernel-only cases (contexts, kthreads, fail_nth) are not
