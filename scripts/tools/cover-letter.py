@@ -47,11 +47,15 @@ handful of fixed sequences rather than what the kernel-doc promises.
 And six years after the 2018 API rework, the deprecated ida_simple_get()
 and ida_simple_remove() wrappers are still there.
 
-The series applies on top of one fix to Debian's tree that is not part
-of it (its prerequisite-patch-id is below): "xarray: Unlink a node before
-handing it to call_rcu()", for a use-after-free that the radix-tree
-harness's iteration test hits now and then, and every time once the
-writer is held up after call_rcu().  It goes to the XArray on its own.
+The series applies on top of two fixes to Debian's tree that are not
+part of it (their prerequisite-patch-ids are below): "xarray: Unlink a
+node before handing it to call_rcu()", for a use-after-free that the
+radix-tree harness's iteration test hits now and then, and every time
+once the writer is held up after call_rcu(); and "kunit: tool: Allow
+kernel messages inside a subtest's header", without which a kernel
+message printed between the two header lines of a parameterised case
+makes kunit.py report a passing suite as crashed.  Each goes to its
+maintainer on its own.
 
 Patches 1-3 fix what the new tests found in ida_alloc_range() when
 memory runs short, each with a regression test in the userspace harness
@@ -75,10 +79,11 @@ ranges, the INT_MAX clamp, -ENOSPC for impossible ranges,
 value-entry/bitmap/tree boundaries, the free mark, destroy, one bad free
 of each kind (the old exhaustive sweep becomes a slow case), a seeded
 randomised model test, -ENOMEM with fault injection (every allocation
-failing from the n-th on, with a ledger of what the request allocated)
-and the state of the IDA after it, use from atomic, softirq and interrupt context (the one
-PREEMPT_RT allows), and concurrent use including ida_destroy() while
-busy.  Patches 9-11 convert the last users of
+failing from the n-th on, with a ledger of what the request allocated;
+in the harness, also the IDA changing while a request waits for memory)
+and the state of the IDA after it, use from atomic, softirq and
+interrupt context (the one PREEMPT_RT allows), and concurrent use
+including ida_destroy() while busy.  Patches 9-11 convert the last users of
 ida_simple_get()/ida_simple_remove() (rpmb, the radix-tree test suite, an
 nvmem comment) and patch 12 removes the wrappers.
 
