@@ -50,7 +50,11 @@ PRISTINE_TAG=pristine
 FIXES=${IDA_KUNIT_FIXES:-}
 [ -n "$FIXES" ] || FIXES="$PATCHES-fixes"
 FIXES=$(abspath "$FIXES")
+# One base tag per branch: tags are shared by every worktree of a
+# repository, and a branch made in one (the scripts' own tests make one)
+# must not move the base of another.
 BASE_TAG="tree-fixes"
+[ "$BRANCH" = ida-kunit ] || BASE_TAG="tree-fixes-$BRANCH"
 PKG="linux-source-$TREE_VERSION"
 # The distro tree: Debian's tarball, or (for the scripts' own tests) a
 # stand-in given with IDA_KUNIT_TARBALL.

@@ -192,6 +192,9 @@ done < <(fixes_patches)
 check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
 check no-incbin-in-headers "$REPO/scripts/checks/check-series.sh" incbin
 check series-table-in-docs python3 "$REPO/scripts/docs.py" series --check
+# kunit.py's own parser tests, with the tree fix's case (a kernel message
+# inside a subtest's header): every leg's verdict goes through that parser.
+check kunit-tool-parser python3 "$SRC/tools/testing/kunit/kunit_tool_test.py" KUnitParserTest
 
 echo "== every patch builds on its own (W=1, sparse)"
 check series-bisectable "$REPO/scripts/checks/check-bisect.sh"
