@@ -40,6 +40,8 @@ check_that() {	# check_that NAME WHY_IF_NOT COMMAND...: ok when COMMAND succeeds
 # Every test runs as a new user would: git with no identity of its own (and
 # forbidden to guess one), whatever the machine's configuration.
 unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+# Nor does a new machine keep Python from writing its bytecode caches.
+unset PYTHONDONTWRITEBYTECODE
 mkdir -p "$tmp/home"
 export HOME=$tmp/home GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 XDG_CACHE_HOME=$tmp/home/.cache
 export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.useConfigOnly GIT_CONFIG_VALUE_0=true
