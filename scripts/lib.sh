@@ -42,6 +42,11 @@ ARCH_TABLE=$(abspath "${IDA_KUNIT_ARCH_TABLE:-$REPO/kunit/arches.tsv}")
 JOBS=${IDA_KUNIT_JOBS:-$(nproc)}
 QEMU_TIMEOUT=${IDA_KUNIT_TIMEOUT:-300}
 BRANCH=${IDA_KUNIT_BRANCH:-ida-kunit}
+# Python's bytecode caches go to the cache folder, never into the kernel
+# tree: kunit.py, run from the tree, would write tools/testing/kunit/__pycache__
+# during a leg, after the leg's build stamp, and the next run would see a
+# changed tree (and rebuild) although no source changed.
+export PYTHONPYCACHEPREFIX=$CACHE/pycache
 PRISTINE_TAG=pristine
 # Fixes to the distro tree that are not the series' (a folder beside the
 # series, "<series folder>-fixes", with a series file of its own): applied

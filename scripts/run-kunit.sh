@@ -170,14 +170,12 @@ stamp_matches() {	# stamp_matches STAMP: made from what this run would use
 # file (or kconfig itself) newer than the configuration, "source" for any
 # file newer than the build.  The build stamp is never older than the
 # configuration stamp, so the walk only looks at files newer than the
-# latter.  Python's bytecode caches are not sources: kunit.py writes
-# tools/testing/kunit/__pycache__ during the run (unless
-# PYTHONDONTWRITEBYTECODE is set), after the stamp's time.
+# latter.
 tree_changes() {
 	local built=$build_stamp
 	[ -f "$config_stamp" ] || { echo kconfig; return; }
 	[ -f "$built" ] || built=$config_stamp
-	find "$SRC" \( -path "$SRC/.git" -o -path "$SRC/tools/testing/radix-tree" -o -name __pycache__ \) -prune \
+	find "$SRC" \( -path "$SRC/.git" -o -path "$SRC/tools/testing/radix-tree" \) -prune \
 		-o -newer "$config_stamp" \( \( -name 'Kconfig*' -o -path "$SRC/scripts/kconfig/*" \) \
 		-printf 'kconfig\n' -quit -o -newer "$built" -printf 'source\n' \) | sort -u
 }
