@@ -9,8 +9,15 @@
       the "bench ..." lines of an in-kernel run -> ns per op, bytes per ID
   bench_table.py table JSON...
       one markdown table of everything
+  bench_table.py lines RESULT [AFTER]
+      the figures a commit message quotes: of one userspace result, the
+      instructions per operation of each allocator and the bytes per ID;
+      of two, the IDA's instructions per operation before -> after
+  bench_table.py claims --message FILE RESULT [AFTER]
+      whether the message FILE quotes exactly what "lines" prints
 
-scripts/tools/bench.sh runs all three.  A file that cannot be read or holds
+scripts/tools/bench.sh runs the first three, scripts/checks/bench-claims.sh
+the last.  A file that cannot be read or holds
 no benchmark output is one "error:" line and exit 1; a bad command line,
 exit 2.
 """
@@ -101,8 +108,8 @@ def read_dump(path: str) -> Optional[Tuple[str, str, int]]:
 	with open(path, errors='replace') as f:
 		for line in f:
 			# With --separate-threads=yes each thread has its own dump:
-			# only the benchmark's own thread (1) is counted, not the RCU
-			# callbacks that run on another one when they please.
+			# only the benchmark's own thread (1) is counted, not one
+			# that liburcu may start.
 			if line.startswith('thread:') and line.split()[1:] != ['1']:
 				return None
 			if line.startswith(TRIGGER):
@@ -231,6 +238,79 @@ def table(results: Sequence[Result]) -> str:
 	return '\n'.join(out) + '\n'
 
 
+# How a commit message quotes the benchmark: a table of one revision, under
+# its header line, and the lines of a change.
+AT_HEAD = f'  {"instructions/op":<24} {"IDA":>6} {"IDR":>6} {"bitmap":>6}'
+CHANGE_RE = re.compile(r'^  \S+ +\d+ -> \d+$')
+
+
+def userspace(path: str) -> UserspaceResult:
+	"""The userspace result in PATH (BenchError for a kernel one)."""
+	d = load_result(path)
+	if d['kind'] != 'userspace':
+		raise BenchError(f'{path}: not a userspace result')
+	return d
+
+
+def lines_at(result: UserspaceResult) -> List[str]:
+	"""Every allocator's instructions per operation, and the bytes of slab
+	per ID, of one revision."""
+	out = [AT_HEAD]
+	for w in result['ops']:
+		per = result['instructions_per_op'][w]
+		out.append(f'  {w:<24} ' + ' '.join(f'{per[a]:>6.0f}' for a in ALLOCATORS))
+	for fill, m in result['memory'].items():
+		out.append(f'  {"bytes/ID " + fill:<24} {m["ida"]:>6.2f} {m["idr"]:>6.2f}')
+	return out
+
+
+def lines_change(before: UserspaceResult, after: UserspaceResult) -> List[str]:
+	"""The IDA's instructions per operation before -> after, every row."""
+	out = []
+	for w in before['ops']:
+		if w not in after['instructions_per_op']:
+			raise BenchError(f'no row {w} in the result of {after["rev"]}')
+		out.append(f'  {w:<24} {before["instructions_per_op"][w]["ida"]:.0f} -> '
+			   f'{after["instructions_per_op"][w]["ida"]:.0f}')
+	return out
+
+
+def lines(paths: Sequence[str]) -> List[str]:
+	results = [userspace(p) for p in paths]
+	return lines_at(results[0]) if len(results) == 1 else lines_change(results[0], results[1])
+
+
+def quoted(message: str, at: bool) -> List[str]:
+	"""The block of MESSAGE that quotes the benchmark: the table under its
+	header line (AT) or the "before -> after" lines."""
+	text = message.splitlines()
+	if at:
+		if AT_HEAD not in text:
+			return []
+		block = text[text.index(AT_HEAD):]
+		return block[:block.index('')] if '' in block else block
+	return [ln for ln in text if CHANGE_RE.match(ln)]
+
+
+def claims(message_path: str, paths: Sequence[str]) -> str:
+	"""What the message quotes against what the benchmark gives: one line
+	saying they agree, or BenchError naming the first difference."""
+	with open(message_path, encoding='utf-8') as f:
+		message = f.read()
+	want = lines(paths)
+	got = quoted(message, len(paths) == 1)
+	what = 'table' if len(paths) == 1 else '"before -> after" block'
+	if not got:
+		raise BenchError(f'{message_path}: no benchmark {what} to check')
+	for i, (g, w) in enumerate(zip(got, want)):
+		if g != w:
+			raise BenchError(f'{message_path}: line {i + 1} of its {what} says {g.strip()!r}, '
+					 f'the benchmark gives {w.strip()!r}')
+	if len(got) != len(want):
+		raise BenchError(f'{message_path}: its {what} has {len(got)} lines, the benchmark gives {len(want)}')
+	return f'{message_path}: the {len(got)} lines of its {what} are what the benchmark gives'
+
+
 def write_json(path: str, result: Result) -> None:
 	with open(path, 'w', encoding='utf-8') as f:
 		json.dump(result, f, indent=2)
@@ -246,6 +326,14 @@ def cmd_kernel(args: argparse.Namespace) -> None:
 
 def cmd_table(args: argparse.Namespace) -> None:
 	sys.stdout.write(table([load_result(p) for p in args.json]))
+
+
+def cmd_lines(args: argparse.Namespace) -> None:
+	print('\n'.join(lines(args.json)))
+
+
+def cmd_claims(args: argparse.Namespace) -> None:
+	print(claims(args.message, args.json))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -267,6 +355,14 @@ def parser() -> argparse.ArgumentParser:
 	t = sub.add_parser('table', help='JSON results -> a Markdown table, on stdout')
 	t.add_argument('json', nargs='+', metavar='JSON', help='results of userspace and kernel')
 	t.set_defaults(func=cmd_table)
+	for name, what in (('lines', 'userspace results -> the lines a commit message quotes, on stdout'),
+			   ('claims', 'whether a commit message quotes the userspace results exactly')):
+		c = sub.add_parser(name, help=what)
+		if name == 'claims':
+			c.add_argument('--message', required=True, help='the commit message')
+		c.add_argument('json', nargs='+', metavar='JSON',
+			       help='one userspace result (a table), or two (before -> after)')
+		c.set_defaults(func=cmd_lines if name == 'lines' else cmd_claims)
 	return ap
 
 
@@ -274,6 +370,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 	args = parser().parse_args(argv)
 
 	def work() -> int:
+		if getattr(args, 'func', None) in (cmd_lines, cmd_claims) and len(args.json) > 2:
+			raise BenchError(f'{args.cmd} takes one userspace result or two, not {len(args.json)}')
 		args.func(args)
 		return 0
 	return run(work, (BenchError,))

@@ -200,6 +200,108 @@ Bytes of slab per allocated ID (XArray nodes, and IDA bitmaps):
 				self.assertTrue(err.startswith(f'error: {path}: {want}'), err)
 
 
+def userspace_json(name: str, ida: Tuple[float, float], idr: float = 444.0) -> str:
+	"""A userspace result with two rows, whose IDA figures are IDA."""
+	path = tmp(name)
+	result = {'kind': 'userspace', 'label': name, 'rev': name,
+		  'ops': {'seq_alloc_1K': 1024, 'churn_min1000': 65536},
+		  'instructions_per_op': {'seq_alloc_1K': {'ida': ida[0], 'idr': idr, 'bitmap': 93.9},
+					  'churn_min1000': {'ida': ida[1], 'idr': 1265.0, 'bitmap': 103.0}},
+		  'memory': {'dense_1M': {'ids': 1048576, 'ida': 0.13, 'idr': 9.14}}}
+	with open(path, 'w', encoding='utf-8') as f:
+		json.dump(result, f)
+	return path
+
+
+def message(name: str, *blocks: str) -> str:
+	"""A commit message quoting BLOCKS between paragraphs of prose."""
+	path = tmp(name)
+	with open(path, 'w', encoding='utf-8') as f:
+		f.write('ida: Do something\n\nWhy, before -> after:\n\n' + '\n\n'.join(blocks) +
+			'\n\nSigned-off-by: A U Thor <a@example.org>\n')
+	return path
+
+
+AT = """\
+  instructions/op             IDA    IDR bitmap
+  seq_alloc_1K                450    444     94
+  churn_min1000              1168   1265    103
+  bytes/ID dense_1M          0.13   9.14"""
+CHANGE = """\
+  seq_alloc_1K             450 -> 368
+  churn_min1000            1168 -> 1173"""
+
+
+class LinesTest(unittest.TestCase):
+
+	def test_table_of_one_result(self) -> None:
+		rc, out, err = run_main('lines', userspace_json('l1', (450.1, 1168.0)))
+		self.assertEqual((rc, err, out), (0, '', AT + '\n'))
+
+	def test_change_of_two_results(self) -> None:
+		rc, out, err = run_main('lines', userspace_json('l1', (450.1, 1168.0)),
+					userspace_json('l2', (367.9, 1173.0)))
+		self.assertEqual((rc, err, out), (0, '', CHANGE + '\n'))
+
+	def test_not_userspace(self) -> None:
+		kernel = tmp('l-kernel.json')
+		self.assertEqual(run_main('kernel', '--log', KERNEL_LOG, '--out', kernel)[0], 0)
+		rc, out, err = run_main('lines', kernel)
+		self.assertEqual((rc, out), (1, ''))
+		self.assertEqual(err, f'error: {kernel}: not a userspace result\n')
+
+	def test_three_results(self) -> None:
+		one = userspace_json('l1', (450.1, 1168.0))
+		for cmd in (('lines',), ('claims', '--message', message('m3', CHANGE))):
+			with self.subTest(cmd=cmd[0]):
+				rc, out, err = run_main(*cmd, one, one, one)
+				self.assertEqual((rc, out), (1, ''))
+				self.assertEqual(err, f'error: {cmd[0]} takes one userspace result or two, not 3\n')
+
+
+class ClaimsTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.before = userspace_json('c1', (450.1, 1168.0))
+		self.after = userspace_json('c2', (367.9, 1173.0))
+
+	def test_what_the_benchmark_gives(self) -> None:
+		msg = message('ok', CHANGE)
+		rc, out, err = run_main('claims', '--message', msg, self.before, self.after)
+		self.assertEqual((rc, err), (0, ''))
+		self.assertEqual(out, f'{msg}: the 2 lines of its "before -> after" block are what the benchmark gives\n')
+		msg = message('ok-at', AT, 'More prose.')
+		rc, out, err = run_main('claims', '--message', msg, self.before)
+		self.assertEqual((rc, err), (0, ''))
+		self.assertEqual(out, f'{msg}: the 4 lines of its table are what the benchmark gives\n')
+
+	def test_a_figure_that_differs(self) -> None:
+		for name, blocks, results, want in (
+			('off-by-one', (CHANGE.replace('-> 368', '-> 367'),), (self.before, self.after),
+			 "line 1 of its \"before -> after\" block says 'seq_alloc_1K             450 -> 367', "
+			 "the benchmark gives 'seq_alloc_1K             450 -> 368'"),
+			('idr', (AT.replace('444', '443'),), (self.before,),
+			 "line 2 of its table says 'seq_alloc_1K                450    443     94', "
+			 "the benchmark gives 'seq_alloc_1K                450    444     94'"),
+			('a-row-short', (CHANGE.splitlines()[0],), (self.before, self.after),
+			 'its "before -> after" block has 1 lines, the benchmark gives 2'),
+			('a-row-more', (CHANGE + '\n  narrow_range_sparse_1M   888 -> 888',), (self.before, self.after),
+			 'its "before -> after" block has 3 lines, the benchmark gives 2'),
+			('none', ('Faster.',), (self.before, self.after), 'no benchmark "before -> after" block to check'),
+			('no-table', (CHANGE,), (self.before,), 'no benchmark table to check'),
+		):
+			with self.subTest(name=name):
+				msg = message(name, *blocks)
+				rc, out, err = run_main('claims', '--message', msg, *results)
+				self.assertEqual((rc, out), (1, ''))
+				self.assertEqual(err, f'error: {msg}: {want}\n')
+
+	def test_no_message(self) -> None:
+		rc, out, err = run_main('claims', '--message', '/nonexistent.msg', self.before)
+		self.assertEqual((rc, out), (1, ''))
+		self.assertEqual(err, 'error: /nonexistent.msg: No such file or directory\n')
+
+
 class MainTest(unittest.TestCase):
 
 	def test_errors(self) -> None:
@@ -218,7 +320,8 @@ class MainTest(unittest.TestCase):
 				self.assertTrue(err.startswith(want), err)
 
 	def test_help(self) -> None:
-		for args in (('--help',), ('userspace', '--help'), ('kernel', '--help'), ('table', '--help')):
+		for args in (('--help',), ('userspace', '--help'), ('kernel', '--help'), ('table', '--help'),
+			     ('lines', '--help'), ('claims', '--help')):
 			with self.subTest(args=args):
 				rc, out, err = run_main(*args)
 				self.assertEqual((rc, err), (0, ''))

@@ -154,7 +154,7 @@ finish() {
 echo "== set-up"
 arches=()
 for arch in "$@"; do arches+=("$arch"); done
-check install-deps "$REPO/scripts/install-deps.sh" tree build checks lint browser "${arches[@]}" || finish
+check install-deps "$REPO/scripts/install-deps.sh" tree build checks lint browser bench "${arches[@]}" || finish
 check distro-tree "$REPO/scripts/setup-tree.sh" || finish
 check series-apply "$REPO/scripts/apply-series.sh" || finish
 series_applied=1
@@ -206,6 +206,9 @@ check xarray-rcu-race "$REPO/scripts/checks/xarray-rcu-race.sh"
 check xarray-rcu-race-fails-without-fix "$REPO/scripts/checks/xarray-rcu-race.sh" --rev "$PRISTINE_TAG" --runs 2 --expect-failure
 check suite-coverage "$REPO/scripts/tools/coverage.sh"
 grep '^coverage\|not run' "$LOGS/suite-coverage.log"
+# The figures the allocator patches quote, measured again (callgrind).
+check bench-claims "$REPO/scripts/checks/bench-claims.sh"
+grep '^bench-claims: ' "$LOGS/bench-claims.log"
 
 echo "== lints"
 check shellcheck "$REPO/scripts/checks/lint.sh" shellcheck

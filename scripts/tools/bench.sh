@@ -56,14 +56,14 @@ bench_user() {	# bench_user REV
 	# The series' own target (tools/testing/radix-tree/ida-bench.c).
 	(cd "$dir" && make -s -j"$JOBS" SHIFT=6 ida-bench) >"$out/build-$label.log" 2>&1 ||
 		die "the userspace benchmark does not build for $rev (see $out/build-$label.log)"
-	rm -f "$out/cg-$label".*
+	rm -f "$out/cg-$label" "$out/cg-$label".* "$out/cg-$label"-*
 	(cd "$dir" && valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes --callgrind-out-file="$out/cg-$label" ./ida-bench) \
 		>"$out/userspace-$label.log" 2>&1 ||
 		die "the userspace benchmark failed for $rev (see $out/userspace-$label.log)"
 	python3 "$REPO/kunit/bench_table.py" userspace --label "$label" --rev "$rev" \
 		--log "$out/userspace-$label.log" --out "$out/userspace-$label.json" "$out/cg-$label".* ||
 		die "cannot read the callgrind dumps of $rev"
-	rm -f "$out/cg-$label".*
+	rm -f "$out/cg-$label" "$out/cg-$label".* "$out/cg-$label"-*
 	git -C "$wt" checkout -q -f --detach "$BRANCH"
 	git -C "$wt" clean -q -f -d -x tools/testing/radix-tree
 	echo "$out/userspace-$label.json"

@@ -4,7 +4,7 @@
 into the tree's branch description (which scripts/export-series.sh turns
 into kernel-patches/linux-6.12/0000-cover-letter.patch).
 
-  cover-letter.py [--print] RESULTS...
+  cover-letter.py [--print | --bench] RESULTS...
 
 RESULTS are results folders (the first one's bench/ holds the userspace
 benchmark of scripts/tools/bench.sh, run with --rev for the benchmark patch
@@ -103,7 +103,10 @@ XA_CHUNK_SHIFT 6), before patch 15 -> after patch 17:
 {bench}
 
 Memory per ID and the size of struct ida are unchanged.  Each of patches
-15-17 gives its own numbers and how to reproduce them.
+15-17 gives its counts for every workload and how to reproduce them.
+The counts are the same from run to run: the benchmark program has no
+RCU readers, so it frees a deleted node at once instead of leaving it to
+liburcu's call_rcu thread, whose timing changed them.
 
 This series is the 6.12 form.  Posted against mainline it would go as
 five submissions: patches 1-3 alone, for mm-hotfixes and stable; patch 4
@@ -267,8 +270,11 @@ def checkpatch_block(src: str) -> str:
 def parser() -> argparse.ArgumentParser:
 	ap = ArgumentParser(prog='cover-letter.py', description=__doc__,
 			    formatter_class=argparse.RawDescriptionHelpFormatter)
-	ap.add_argument('--print', dest='show', action='store_true',
-			help='print the text instead of setting the branch description')
+	what = ap.add_mutually_exclusive_group()
+	what.add_argument('--print', dest='show', action='store_true',
+			  help='print the text instead of setting the branch description')
+	what.add_argument('--bench', action='store_true',
+			  help='print only the benchmark block (what scripts/checks/bench-claims.sh compares)')
 	ap.add_argument('results', nargs='+', metavar='RESULTS',
 			help='results folders (the first one with bench/ and mutation/)')
 	return ap
@@ -280,6 +286,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 	try:
 		src = subprocess.run(['bash', '-c', f'. {REPO}/scripts/lib.sh && echo "$SRC"'],
 				     capture_output=True, text=True, check=True).stdout.strip()
+		if args.bench:
+			print(bench_block(src, dirs[0]))
+			return 0
 		legs, _ = legs_block(dirs)
 		text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs,
 				   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]),
