@@ -27,7 +27,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, cast
+from typing import Dict, List, Literal, NotRequired, Optional, Sequence, Tuple, TypedDict, Union, cast
 
 from cli import ArgumentParser, run
 
@@ -54,6 +54,9 @@ class UserspaceResult(TypedDict):
 	rev: str
 	ops: Dict[str, int]
 	instructions_per_op: PerAllocator
+	# The instruction counts themselves, per workload and allocator (not
+	# in the results of older versions of this script).
+	instructions: NotRequired[Dict[str, Dict[str, int]]]
 	memory: Dict[str, Memory]
 
 
@@ -125,10 +128,10 @@ def read_dump(path: str) -> Optional[Tuple[str, str, int]]:
 	return workload, allocator, total
 
 
-def instructions_per_op(ops: Dict[str, int], dumps: Sequence[str]) -> PerAllocator:
-	"""Instructions per operation of every workload and allocator, from one
+def instruction_counts(ops: Dict[str, int], dumps: Sequence[str]) -> Dict[str, Dict[str, int]]:
+	"""The instruction count of every workload and allocator, from one
 	callgrind dump each."""
-	instr: PerAllocator = {}
+	counts: Dict[str, Dict[str, int]] = {}
 	for dump in dumps:
 		found = read_dump(dump)
 		if found is None:
@@ -136,17 +139,28 @@ def instructions_per_op(ops: Dict[str, int], dumps: Sequence[str]) -> PerAllocat
 		workload, allocator, total = found
 		if workload not in ops:
 			raise BenchError(f'{dump}: workload {workload} has no operation count')
-		instr.setdefault(workload, {})[allocator] = round(total / ops[workload], 1)
-	missing = [w for w in ops if set(instr.get(w, {})) != set(ALLOCATORS)]
+		counts.setdefault(workload, {})[allocator] = total
+	missing = [w for w in ops if set(counts.get(w, {})) != set(ALLOCATORS)]
 	if missing:
 		raise BenchError(f'no callgrind dump for {", ".join(missing)}')
-	return instr
+	return counts
 
 
 def userspace_result(label: str, rev: str, log: str, dumps: Sequence[str]) -> UserspaceResult:
 	bench = read_log(log)
+	counts = instruction_counts(bench.ops, dumps)
+	per_op = {w: {a: round(n / bench.ops[w], 1) for a, n in c.items()} for w, c in counts.items()}
 	return {'kind': 'userspace', 'label': label, 'rev': rev, 'ops': bench.ops,
-		'instructions_per_op': instructions_per_op(bench.ops, dumps), 'memory': bench.memory}
+		'instructions_per_op': per_op, 'instructions': counts, 'memory': bench.memory}
+
+
+def per_op(result: UserspaceResult, workload: str, allocator: str) -> float:
+	"""Instructions per operation, from the count itself when the result
+	has it (rounded once, where it is printed), else as stored."""
+	counts = result.get('instructions')
+	if counts is not None:
+		return counts[workload][allocator] / result['ops'][workload]
+	return result['instructions_per_op'][workload][allocator]
 
 
 def kernel_result(log: str) -> KernelResult:
@@ -172,6 +186,8 @@ def load_result(path: str) -> Result:
 		raise BenchError(f'{path}: not a benchmark result of bench_table.py (no "kind")')
 	ok = (_is_map(d.get('ops'), int) and _is_map(d.get(per_op), dict) and
 	      all(_is_map(v, (int, float)) for v in d[per_op].values()) and
+	      (kind == 'kernel' or 'instructions' not in d or
+	       (_is_map(d['instructions'], dict) and all(_is_map(v, int) for v in d['instructions'].values()))) and
 	      _is_map(d.get('memory'), dict) and
 	      (kind == 'kernel' or (isinstance(d.get('label'), str) and isinstance(d.get('rev'), str))))
 	if not ok:
@@ -241,14 +257,23 @@ def table(results: Sequence[Result]) -> str:
 # How a commit message quotes the benchmark: a table of one revision, under
 # its header line, and the lines of a change.
 AT_HEAD = f'  {"instructions/op":<24} {"IDA":>6} {"IDR":>6} {"bitmap":>6}'
-CHANGE_RE = re.compile(r'^  \S+ +\d+ -> \d+$')
+# A line of a block that quotes a change: a figure and an arrow.
+CHANGE_LIKE_RE = re.compile(r'\d.*->|->.*\d')
 
 
 def userspace(path: str) -> UserspaceResult:
-	"""The userspace result in PATH (BenchError for a kernel one)."""
+	"""The userspace result in PATH, with a figure for every workload and
+	allocator (BenchError otherwise, or for a kernel result)."""
 	d = load_result(path)
 	if d['kind'] != 'userspace':
 		raise BenchError(f'{path}: not a userspace result')
+	for w in d['ops']:
+		for a in ALLOCATORS:
+			if a not in d['instructions_per_op'].get(w, {}) or a not in d.get('instructions', {w: {a: 0}}).get(w, {}):
+				raise BenchError(f'{path}: no figure for {w}/{a}')
+	for fill, m in d['memory'].items():
+		if not isinstance(m.get('ida'), (int, float)) or not isinstance(m.get('idr'), (int, float)):
+			raise BenchError(f'{path}: no IDA or IDR figure for memory {fill}')
 	return d
 
 
@@ -257,39 +282,46 @@ def lines_at(result: UserspaceResult) -> List[str]:
 	per ID, of one revision."""
 	out = [AT_HEAD]
 	for w in result['ops']:
-		per = result['instructions_per_op'][w]
-		out.append(f'  {w:<24} ' + ' '.join(f'{per[a]:>6.0f}' for a in ALLOCATORS))
+		out.append(f'  {w:<24} ' + ' '.join(f'{per_op(result, w, a):>6.0f}' for a in ALLOCATORS))
 	for fill, m in result['memory'].items():
 		out.append(f'  {"bytes/ID " + fill:<24} {m["ida"]:>6.2f} {m["idr"]:>6.2f}')
 	return out
 
 
-def lines_change(before: UserspaceResult, after: UserspaceResult) -> List[str]:
+def lines_change(before: UserspaceResult, after: UserspaceResult, after_path: str) -> List[str]:
 	"""The IDA's instructions per operation before -> after, every row."""
 	out = []
 	for w in before['ops']:
-		if w not in after['instructions_per_op']:
-			raise BenchError(f'no row {w} in the result of {after["rev"]}')
-		out.append(f'  {w:<24} {before["instructions_per_op"][w]["ida"]:.0f} -> '
-			   f'{after["instructions_per_op"][w]["ida"]:.0f}')
+		if w not in after['ops']:
+			raise BenchError(f'{after_path}: no workload {w}')
+		out.append(f'  {w:<24} {per_op(before, w, "ida"):.0f} -> {per_op(after, w, "ida"):.0f}')
 	return out
 
 
 def lines(paths: Sequence[str]) -> List[str]:
 	results = [userspace(p) for p in paths]
-	return lines_at(results[0]) if len(results) == 1 else lines_change(results[0], results[1])
+	return lines_at(results[0]) if len(results) == 1 else lines_change(results[0], results[1], paths[1])
 
 
-def quoted(message: str, at: bool) -> List[str]:
-	"""The block of MESSAGE that quotes the benchmark: the table under its
-	header line (AT) or the "before -> after" lines."""
-	text = message.splitlines()
+def indented_blocks(message: str) -> List[List[str]]:
+	"""The runs of consecutive indented lines of MESSAGE."""
+	blocks: List[List[str]] = []
+	run: List[str] = []
+	for line in message.splitlines() + ['']:
+		if line.startswith('  ') and line.strip():
+			run.append(line)
+		elif run:
+			blocks.append(run)
+			run = []
+	return blocks
+
+
+def quoted(message: str, at: bool) -> List[List[str]]:
+	"""The blocks of MESSAGE that quote the benchmark: tables under their
+	header line (AT), or blocks with a figure and an arrow in a line."""
 	if at:
-		if AT_HEAD not in text:
-			return []
-		block = text[text.index(AT_HEAD):]
-		return block[:block.index('')] if '' in block else block
-	return [ln for ln in text if CHANGE_RE.match(ln)]
+		return [b for b in indented_blocks(message) if b[0] == AT_HEAD]
+	return [b for b in indented_blocks(message) if any(CHANGE_LIKE_RE.search(ln) for ln in b)]
 
 
 def claims(message_path: str, paths: Sequence[str]) -> str:
@@ -298,16 +330,20 @@ def claims(message_path: str, paths: Sequence[str]) -> str:
 	with open(message_path, encoding='utf-8') as f:
 		message = f.read()
 	want = lines(paths)
-	got = quoted(message, len(paths) == 1)
+	blocks = quoted(message, len(paths) == 1)
 	what = 'table' if len(paths) == 1 else '"before -> after" block'
-	if not got:
+	if not blocks:
 		raise BenchError(f'{message_path}: no benchmark {what} to check')
+	if len(blocks) > 1:
+		raise BenchError(f'{message_path}: {len(blocks)} benchmark {what}s, where one is checked')
+	got = blocks[0]
 	for i, (g, w) in enumerate(zip(got, want)):
 		if g != w:
 			raise BenchError(f'{message_path}: line {i + 1} of its {what} says {g.strip()!r}, '
 					 f'the benchmark gives {w.strip()!r}')
 	if len(got) != len(want):
-		raise BenchError(f'{message_path}: its {what} has {len(got)} lines, the benchmark gives {len(want)}')
+		raise BenchError(f'{message_path}: its {what} has {len(got)} line{"s" if len(got) != 1 else ""}, '
+				 f'the benchmark gives {len(want)}')
 	return f'{message_path}: the {len(got)} lines of its {what} are what the benchmark gives'
 
 
@@ -367,11 +403,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-	args = parser().parse_args(argv)
+	ap = parser()
+	args = ap.parse_args(argv)
+
+	if getattr(args, 'func', None) in (cmd_lines, cmd_claims) and len(args.json) > 2:
+		ap.error(f'{args.cmd} takes one userspace result or two, not {len(args.json)}')
 
 	def work() -> int:
-		if getattr(args, 'func', None) in (cmd_lines, cmd_claims) and len(args.json) > 2:
-			raise BenchError(f'{args.cmd} takes one userspace result or two, not {len(args.json)}')
 		args.func(args)
 		return 0
 	return run(work, (BenchError,))

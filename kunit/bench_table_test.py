@@ -106,6 +106,8 @@ class UserspaceTest(unittest.TestCase):
 			'ops': {'seq_alloc_1K': 1024, 'churn_min0': 2048},
 			'instructions_per_op': {'seq_alloc_1K': {'ida': 29.9, 'idr': 45.9, 'bitmap': 13.9},
 						'churn_min0': {'ida': 53.4, 'idr': 85.4, 'bitmap': 21.4}},
+			'instructions': {'seq_alloc_1K': {'ida': 30600, 'idr': 46984, 'bitmap': 14231},
+					 'churn_min0': {'ida': 109438, 'idr': 174974, 'bitmap': 43917}},
 			'memory': {'dense_1M': {'ids': 1048576, 'ida': 0.13, 'idr': 9.14}}})
 
 	def test_missing_dump(self) -> None:
@@ -250,13 +252,41 @@ class LinesTest(unittest.TestCase):
 		self.assertEqual((rc, out), (1, ''))
 		self.assertEqual(err, f'error: {kernel}: not a userspace result\n')
 
+	def test_rounded_once(self) -> None:
+		# 45146 instructions in 100 operations: 451.46 per operation, so
+		# 451, though the stored figure (451.5) would round to 452.
+		path = userspace_json('l3', (451.5, 1168.0))
+		with open(path, encoding='utf-8') as f:
+			result = json.load(f)
+		result['instructions'] = {w: {a: round(v * result['ops'][w]) for a, v in per.items()}
+					  for w, per in result['instructions_per_op'].items()}
+		result['ops']['seq_alloc_1K'] = 100
+		result['instructions']['seq_alloc_1K']['ida'] = 45146
+		with open(path, 'w', encoding='utf-8') as f:
+			json.dump(result, f)
+		rc, out, err = run_main('lines', path)
+		self.assertEqual((rc, err), (0, ''))
+		self.assertIn('  seq_alloc_1K                451 ', out)
+
+	def test_incomplete_result(self) -> None:
+		path = userspace_json('l4', (450.1, 1168.0))
+		with open(path, encoding='utf-8') as f:
+			result = json.load(f)
+		del result['instructions_per_op']['churn_min1000']['idr']
+		with open(path, 'w', encoding='utf-8') as f:
+			json.dump(result, f)
+		rc, out, err = run_main('lines', path)
+		self.assertEqual((rc, out), (1, ''))
+		self.assertEqual(err, f'error: {path}: no figure for churn_min1000/idr\n')
+
 	def test_three_results(self) -> None:
 		one = userspace_json('l1', (450.1, 1168.0))
 		for cmd in (('lines',), ('claims', '--message', message('m3', CHANGE))):
 			with self.subTest(cmd=cmd[0]):
 				rc, out, err = run_main(*cmd, one, one, one)
-				self.assertEqual((rc, out), (1, ''))
-				self.assertEqual(err, f'error: {cmd[0]} takes one userspace result or two, not 3\n')
+				self.assertEqual((rc, out), (2, ''))
+				self.assertEqual(err, f'error: {cmd[0]} takes one userspace result or two, not 3'
+						 ' (see bench_table.py --help)\n')
 
 
 class ClaimsTest(unittest.TestCase):
@@ -284,7 +314,14 @@ class ClaimsTest(unittest.TestCase):
 			 "line 2 of its table says 'seq_alloc_1K                450    443     94', "
 			 "the benchmark gives 'seq_alloc_1K                450    444     94'"),
 			('a-row-short', (CHANGE.splitlines()[0],), (self.before, self.after),
-			 'its "before -> after" block has 1 lines, the benchmark gives 2'),
+			 'its "before -> after" block has 1 line, the benchmark gives 2'),
+			('a-row-with-more', (CHANGE.replace('-> 368', '-> 368   (IDR 444)'),), (self.before, self.after),
+			 "line 1 of its \"before -> after\" block says 'seq_alloc_1K             450 -> 368   (IDR 444)', "
+			 "the benchmark gives 'seq_alloc_1K             450 -> 368'"),
+			('split', tuple(CHANGE.splitlines()), (self.before, self.after),
+			 '2 benchmark "before -> after" blocks, where one is checked'),
+			('two-tables', (AT, AT.replace('1168', '1169')), (self.before,),
+			 '2 benchmark tables, where one is checked'),
 			('a-row-more', (CHANGE + '\n  narrow_range_sparse_1M   888 -> 888',), (self.before, self.after),
 			 'its "before -> after" block has 3 lines, the benchmark gives 2'),
 			('none', ('Faster.',), (self.before, self.after), 'no benchmark "before -> after" block to check'),
