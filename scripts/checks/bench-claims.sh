@@ -5,7 +5,7 @@
 # bench_table.py's table (its "instructions/op" header line) quotes its own
 # commit; one with "before -> after" lines quotes its parent and itself;
 # the cover letter quotes the benchmark patch and the branch
-# (scripts/tools/cover-letter.py --bench).
+# (scripts/tools/cover-letter.py --bench-check).
 # Measures each revision those need with scripts/tools/bench.sh --no-kernel
 # (callgrind counts, the same from run to run for a given compiler and C
 # library), then compares, message by message, with kunit/bench_table.py
