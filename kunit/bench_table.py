@@ -267,9 +267,10 @@ def userspace(path: str) -> UserspaceResult:
 	d = load_result(path)
 	if d['kind'] != 'userspace':
 		raise BenchError(f'{path}: not a userspace result')
+	counts = d.get('instructions')
 	for w in d['ops']:
 		for a in ALLOCATORS:
-			if a not in d['instructions_per_op'].get(w, {}) or a not in d.get('instructions', {w: {a: 0}}).get(w, {}):
+			if a not in d['instructions_per_op'].get(w, {}) or (counts is not None and a not in counts.get(w, {})):
 				raise BenchError(f'{path}: no figure for {w}/{a}')
 	for fill, m in d['memory'].items():
 		if not isinstance(m.get('ida'), (int, float)) or not isinstance(m.get('idr'), (int, float)):

@@ -182,11 +182,11 @@ def bench_block(src: str, results: str) -> str:
 				       f'{results}/bench: run scripts/tools/bench.sh --no-kernel --rev {base[:12]} '
 				       '--rev ida-kunit')
 	before, after = runs[base]['instructions_per_op'], runs[tip]['instructions_per_op']
+	b, a = (cast(bench_table.UserspaceResult, runs[r]) for r in (base, tip))
 	lines = []
 	for row, what in ROWS:
 		if row not in before or row not in after:
 			raise CoverLetterError(f'no row {row} in the userspace benchmark results of {results}/bench')
-		b, a = (cast(bench_table.UserspaceResult, runs[r]) for r in (base, tip))
 		lines.append(f'  {what:<31}{bench_table.per_op(b, row, "ida"):5.0f} -> '
 			     f'{bench_table.per_op(a, row, "ida"):<5.0f} (IDR {bench_table.per_op(a, row, "idr"):.0f})')
 	return '\n'.join(lines)
