@@ -11,6 +11,9 @@ A block is the text between "<!-- generated: NAME -->" and
                              README.md: a run of scripts/test-all.sh, from
                              RESULTS (times.json, checks/, <leg>/counts.json),
                              into the block NAME (default: last-run)
+  docs.py plain-commands [--check]
+                             README.md: the plain kunit.py commands, from
+                             kunit/plain-commands.tsv
   docs.py ci-caches RESULTS  .github/README.md: what the CI caches weigh, from
                              RESULTS/ci-caches.json
                              (scripts/tools/ci-cache-sizes.sh)
@@ -31,7 +34,8 @@ from typing import Dict, List, Optional, Sequence
 
 # The helpers the programs of kunit/ share.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'kunit'))
-from cli import ArgumentParser, run  # noqa: E402
+from cli import ArgumentParser, InputError, run  # noqa: E402
+import plain  # noqa: E402
 from cli import load_json as load_json_file  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -151,6 +155,19 @@ def cmd_last_run(args: argparse.Namespace) -> int:
 			     f'scripts/docs.py last-run {args.results} --block {args.block}')
 
 
+def plain_commands_block() -> str:
+	try:
+		rows = plain.load()
+	except InputError as e:
+		raise DocsError(str(e)) from e
+	return ''.join(f'{r.what}:\n\n```sh\n{r.command}\n```\n\n' for r in rows).rstrip('\n') + '\n'
+
+
+def cmd_plain_commands(args: argparse.Namespace) -> int:
+	return replace_block(os.path.join(REPO, 'README.md'), 'plain-commands', plain_commands_block(),
+			     args.check, 'scripts/docs.py plain-commands')
+
+
 GITHUB_CACHE_BYTES = 10 * 1000 ** 3	# what GitHub keeps per repository
 
 
@@ -199,6 +216,9 @@ def parser() -> argparse.ArgumentParser:
 		       help='the block to write (default: last-run)')
 	r.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
 	r.set_defaults(func=cmd_last_run)
+	p = sub.add_parser('plain-commands', help='the plain kunit.py commands of README.md')
+	p.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
+	p.set_defaults(func=cmd_plain_commands)
 	c = sub.add_parser('ci-caches', help='what the CI caches weigh, in .github/README.md')
 	c.add_argument('results', metavar='RESULTS', help='the folder of ci-caches.json')
 	c.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')

@@ -105,7 +105,8 @@ default_arches() {
 
 # arch_params ARCH: from the table and the QEMU config beside it
 # (qemu_configs/ARCH.py), sets CROSS, COMPILER, QEMU_BIN,
-# QEMU_CONFIG, KNOWN_FAILURE ("-" or the row's known failure), ARCH_PACKAGES
+# QEMU_CONFIG (both empty for User Mode Linux, a row whose qemu column is
+# "-"), LINUX_ARCH, KNOWN_FAILURE ("-" or the row's known failure), ARCH_PACKAGES
 # and ARCH_KUNITCONFIGS (the kunitconfigs every
 # leg of that arch adds to its own).  CROSS_COMPILE overrides the table's
 # cross compiler prefix.
@@ -120,7 +121,8 @@ arch_params() {
 	[ "$cross" = - ] || CROSS=${CROSS_COMPILE:-$cross}
 	COMPILER=${CROSS}gcc
 	QEMU_BIN=$qemu
-	IFS=, read -r -a ARCH_PACKAGES <<<"$packages"
+	ARCH_PACKAGES=()
+	[ "$packages" = - ] || IFS=, read -r -a ARCH_PACKAGES <<<"$packages"
 	ARCH_KUNITCONFIGS=()
 	if [ "$configs" != - ]; then
 		IFS=, read -r -a configs <<<"$configs"
@@ -129,6 +131,13 @@ arch_params() {
 			[ -f "$REPO/kunitconfigs/$c.kunitconfig" ] ||
 				die "arch '$1' names kunitconfigs/$c.kunitconfig, which does not exist"
 		done
+	fi
+	# A row without a QEMU binary is User Mode Linux: kunit_tool's default,
+	# a kernel that runs as a program of this machine, with no QEMU config.
+	if [ "$qemu" = - ]; then
+		[ "$cross" = - ] || die "row '$1' of $ARCH_TABLE has no QEMU but a cross compiler: UML runs on this machine"
+		QEMU_BIN='' QEMU_CONFIG='' LINUX_ARCH=um
+		return 0
 	fi
 	QEMU_CONFIG=$(dirname "$ARCH_TABLE")/qemu_configs/$1.py
 	[ -f "$QEMU_CONFIG" ] || die "no QEMU config $QEMU_CONFIG for arch '$1'"

@@ -63,7 +63,7 @@ kunitconfig=$(abspath "$kunitconfig")
 
 "$REPO/scripts/install-deps.sh" build "$arch" || exit 1
 command -v "$COMPILER" >/dev/null || die "compiler $COMPILER for $arch is missing"
-command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN for $arch is missing"
+[ -z "$QEMU_BIN" ] || command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN for $arch is missing"
 [ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
 
 # One build folder per tree, arch and kunitconfig, so that legs with other
@@ -88,6 +88,13 @@ unset KBUILD_BUILD_VERSION KBUILD_BUILD_TIMESTAMP
 kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
 # The suites a kunitconfig must run are named in a "# suites:" comment.
 mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
+# A kunitconfig's "# kernel-args:" comment gives kernel command line
+# arguments every boot of the leg gets (kunit.py --kernel_args): the
+# parameters that ask a suite for its cases that do not run by default.
+kernel_args=()
+while read -r a; do
+	kernel_args+=(--kernel_args "$a")
+done < <(sed -n 's/^# kernel-args:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$' | sort -u)
 
 # A kunitconfig that says "# leak-scan: kmemleak" (and builds kmemleak in)
 # boots with an initramfs whose init has kmemleak scan memory once the
@@ -98,7 +105,7 @@ case "$leak_scan" in
 ''|kmemleak) ;;
 *) die "unknown leak scan '$leak_scan' in $kunitconfig (known: kmemleak)" ;;
 esac
-if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ "$arch" != "$(uname -m)" ]; }; then
+if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ -z "$QEMU_CONFIG" ] || [ "$arch" != "$(uname -m)" ]; }; then
 	die "the leak scan needs a static init for $arch: only a leg of this machine's arch ($(uname -m)) has one"
 fi
 
@@ -120,7 +127,11 @@ leg_args=()
 for k in "${kunitconfigs[@]}"; do leg_args+=(--kunitconfig "$k"); done
 [ -z "$base" ] || leg_args+=(--kunitconfig "$base_config")
 [ -n "$CROSS" ] && leg_args+=(--cross_compile "$CROSS")
-common=(--build_dir "$build" "${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
+# A UML leg has no QEMU config: kunit.py's default, a kernel that runs as a
+# program here.
+qemu_args=()
+[ -z "$QEMU_CONFIG" ] || qemu_args=(--qemu_config "$QEMU_CONFIG")
+common=(--build_dir "$build" "${leg_args[@]}" "${qemu_args[@]}")
 # ccache for the kernel's objects and for the host tools (objtool, fixdep,
 # kconfig...) that a new build folder builds first.
 # The same variables go to kunit.py and to the plain make of a rebuild, so
@@ -150,12 +161,15 @@ fail_phase() {	# fail_phase PHASE MESSAGE LOG
 config_stamp=$build/.ida-kunit-configured
 build_stamp=$build/.ida-kunit-built
 want=$({ printf '%s\n' "$arch" "$COMPILER" "$CROSS" "${make_opts[*]}"
-	 cat "${kunitconfigs[@]}" "$QEMU_CONFIG" "$REPO/scripts/ccache-cc"
+	 cat "${kunitconfigs[@]}" ${QEMU_CONFIG:+"$QEMU_CONFIG"} "$REPO/scripts/ccache-cc"
 	 [ -z "$base" ] || cat "$REPO/kunit/allno-base.py"; } | sha256sum | cut -d' ' -f1)
 linux_arch=$LINUX_ARCH
 # The vCPUs QEMU gives the guest (-smp in the QEMU config), read as kunit_tool reads it.
-vcpus=$(python3 "$REPO/kunit/qemu_params.py" --kunit-tool "$SRC/tools/testing/kunit" "$QEMU_CONFIG" vcpus) ||
-	die "cannot read the vCPUs of $QEMU_CONFIG"
+vcpus=1
+if [ -n "$QEMU_CONFIG" ]; then
+	vcpus=$(python3 "$REPO/kunit/qemu_params.py" --kunit-tool "$SRC/tools/testing/kunit" "$QEMU_CONFIG" vcpus) ||
+		die "cannot read the vCPUs of $QEMU_CONFIG"
+fi
 # What the leg is, for the reports (kunit/report.py): results.py writes it
 # into leg.json with the leg's results, or with the phase that failed.
 leg_info=(--leg-arch "$arch" --linux-arch "$linux_arch" --build-dir "$build"
@@ -258,7 +272,7 @@ boot() {	# boot SUFFIX FOLDER [kunit.py exec arguments]: console$SUFFIX.log
 	t0=$(date +%s)
 	rm -f "$dir/test.log" "$dir/.ida-kunit-boot-time"
 	timeout -k 10 $((QEMU_TIMEOUT + 120)) "${kunit[@]}" exec --build_dir "$dir" "${boot_args[@]}" \
-		--timeout "$QEMU_TIMEOUT" --raw_output=all "$@" "${extra[@]}" \
+		--timeout "$QEMU_TIMEOUT" --raw_output=all "${kernel_args[@]}" "$@" "${extra[@]}" \
 		>"$out/console$suffix.log" 2>&1 &
 	pid=$!
 	echo "$pid" >"$dir/.ida-kunit-boot-pid"
@@ -294,7 +308,7 @@ boot_log() {	# boot_log SUFFIX FOLDER: kernel$SUFFIX.log, and whether the boot r
 # initramfs, its init, and "--" at the end of the command line, so that
 # kunit.py's kunit_shutdown=reboot goes to init as an argument and the kernel
 # runs init after the suites.
-boot_args=("${leg_args[@]}" --qemu_config "$QEMU_CONFIG")
+boot_args=("${leg_args[@]}" "${qemu_args[@]}")
 if [ -n "$leak_scan" ]; then
 	scan=$build/leak-scan
 	{ rm -rf "$scan" && mkdir -p "$scan/root"; } || die "cannot create $scan"
@@ -352,8 +366,8 @@ t_run=$(elapsed "$t0")
 # kunit/report.py.
 args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
       --arch "$name" --timed-out "$timed_out"
-      "${leg_info[@]}" --vmlinux "$build/vmlinux" --qemu-config "$QEMU_CONFIG"
-      --expect-banner-of "$build/vmlinux")
+      "${leg_info[@]}" --vmlinux "$build/vmlinux" --expect-banner-of "$build/vmlinux")
+[ -z "$QEMU_CONFIG" ] || args+=(--qemu-config "$QEMU_CONFIG")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 [ -n "$leak_scan" ] && args+=(--expect-leak-scan)
 # The CPUs QEMU gives the guest (-smp in the QEMU config) must all come up.

@@ -17,8 +17,11 @@
 #   - the KUnit legs in QEMU: every case of every leg counts as one check
 #   - a hang: a boot that outlives its time limit must be reported as failed
 #   - a fresh boot: an edit of one instruction boots the kernel just built
+#   - the plain kunit.py commands of README.md and the cover letter, each
+#     run as written
 # Prints one line per step with its time; writes $IDA_KUNIT_RESULTS/times.json.
-# IDA_KUNIT_SKIP=NAME,... skips those checks (counted as skipped).
+# IDA_KUNIT_SKIP=NAME,... skips those checks (counted as skipped); a NAME
+# may be a shell pattern (plain-kunit-*).
 # Ends with "N passed, N failed, N skipped"; exits non-zero on any failure.
 # Usage: test-all.sh [--no-kunit | ARCH...]   (default: the default legs of
 # kunit/arches.tsv)
@@ -56,13 +59,25 @@ step_time() {	# step_time NAME SECONDS: remembered for times.json
 	times+=("$1" "$2")
 }
 
+# skipped_by_request NAME: IDA_KUNIT_SKIP (comma separated names, or shell
+# patterns such as plain-kunit-*) names the check NAME.
+skipped_by_request() {
+	local p
+	local -a pats
+	IFS=, read -r -a pats <<<"${IDA_KUNIT_SKIP:-}"
+	for p in "${pats[@]}"; do
+		# shellcheck disable=SC2053 # a pattern, on purpose
+		[[ -n "$p" && "$1" == $p ]] && return 0
+	done
+	return 1
+}
+
 # check NAME COMMAND...: run one check, its output in $LOGS/NAME.log.  A
-# check named in IDA_KUNIT_SKIP (comma separated) is not run, and is
-# counted as skipped.
+# check named in IDA_KUNIT_SKIP is not run, and is counted as skipped.
 check() {
 	local name=$1 t0 rc
 	shift
-	if [[ ",${IDA_KUNIT_SKIP:-}," == *",$name,"* ]]; then
+	if skipped_by_request "$name"; then
 		skipped=$((skipped + 1))
 		checks+=("$name" SKIP 0)
 		echo "SKIP $name (IDA_KUNIT_SKIP)"
@@ -217,6 +232,8 @@ check workflow-actionlint "$REPO/scripts/checks/lint.sh" actionlint
 check arch-table "$REPO/scripts/checks/lint.sh" arches
 check python-mypy-strict "$REPO/scripts/checks/lint.sh" mypy
 check python-unittest "$REPO/scripts/checks/lint.sh" unittest
+check plain-commands-in-docs python3 "$REPO/kunit/plain.py" docs "$REPO/README.md" "$PATCHES/0000-cover-letter.patch"
+check plain-commands-block python3 "$REPO/scripts/docs.py" plain-commands --check
 
 # kunit_leg ARCH NAME KUNITCONFIG: one KUnit leg; every case is a check,
 # and whatever went wrong with the run besides (panic, hang, bad log, a stop
@@ -257,6 +274,16 @@ if [[ " $* " == *" x86_64 "* ]]; then
 	echo "== hang detection, fresh boots"
 	check kunit-hang-is-failure "$REPO/scripts/checks/test-hang.sh"
 	check kunit-boots-what-it-built "$REPO/scripts/checks/fresh-boot.sh"
+fi
+
+# The kunit.py commands that README.md and the cover letter give, each run
+# as written (kunit/plain-commands.tsv), with the legs.
+if [ $# -gt 0 ]; then
+	echo "== plain kunit.py commands"
+	while read -r name; do
+		check "plain-kunit-$name" "$REPO/scripts/checks/plain-kunit.sh" "$name"
+		grep -E '^(PASS|FAIL) plain|^  skipped: ' "$LOGS/plain-kunit-$name.log" 2>/dev/null
+	done < <(python3 "$REPO/kunit/plain.py" list)
 fi
 
 # The reports (kunit/README.md): kcidb.json, index.html and a history line,

@@ -86,7 +86,14 @@ for r in rows:
         problems.append(f'{name}: known failure "{known}" is not one scripts/checks/known-failure.sh checks')
     if known != '-' and default == 'yes':
         problems.append(f'{name}: a leg of the default check cannot be a known failure')
-    if not os.path.isfile(os.path.join(os.path.dirname(table), 'qemu_configs', name + '.py')):
+    has_config = os.path.isfile(os.path.join(os.path.dirname(table), 'qemu_configs', name + '.py'))
+    if qemu == '-':
+        # User Mode Linux: no QEMU, so no QEMU config, and no cross compiler.
+        if has_config:
+            problems.append(f'{name}: a UML row (no QEMU) with a qemu_configs/{name}.py')
+        if cross != '-':
+            problems.append(f'{name}: a UML row (no QEMU) with a cross compiler')
+    elif not has_config:
         problems.append(f'{name}: no qemu_configs/{name}.py beside the table')
     for c in ([] if configs == '-' else configs.split(',')):
         if not os.path.isfile(os.path.join(repo, 'kunitconfigs', c + '.kunitconfig')):
@@ -116,7 +123,7 @@ if problems:
           file=sys.stderr)
     sys.exit(1)
 print(f'architecture table: {len(names)} architectures ({" ".join(names)}), '
-      f'each with a QEMU config and a CI job; {len(legs)} CI legs')
+      f'each with a QEMU config (UML: none) and a CI job; {len(legs)} CI legs')
 PY
 	;;
 *)

@@ -25,8 +25,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 # The helpers the programs of kunit/ share.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'kunit'))
-from cli import ArgumentParser  # noqa: E402
+from cli import ArgumentParser, InputError  # noqa: E402
 import bench_table  # noqa: E402
+import plain  # noqa: E402
 
 # A JSON object of the results (counts.json, leg.json, a benchmark result).
 JsonObject = Dict[str, Any]
@@ -49,15 +50,18 @@ handful of fixed sequences rather than what the kernel-doc promises.
 And six years after the 2018 API rework, the deprecated ida_simple_get()
 and ida_simple_remove() wrappers are still there.
 
-The series applies on top of two fixes to Debian's tree that are not
+The series applies on top of three fixes to Debian's tree that are not
 part of it (their prerequisite-patch-ids are below): "xarray: Unlink a
 node before handing it to call_rcu()", for a use-after-free that the
 radix-tree harness's iteration test hits now and then, and every time
-once the writer is held up after call_rcu(); and "kunit: tool: Allow
-kernel messages inside a subtest's header", without which a kernel
-message printed between the two header lines of a parameterised case
-makes kunit.py report a passing suite as crashed.  Each goes to its
-maintainer on its own.
+once the writer is held up after call_rcu(); "kunit: tool: Allow kernel
+messages inside a subtest's header", without which a kernel message
+printed between the two header lines of a parameterised case makes
+kunit.py report a passing suite as crashed; and "reboot: Wait for the
+consoles before a restart or a halt", without which a PREEMPT_RT kernel
+loses its last console messages at a reboot, kunit_shutdown=reboot's
+included, and with them now and then the suite's last results.  Each
+goes to its maintainer on its own.
 
 Patches 1-3 fix what the new tests found in ida_alloc_range() when
 memory runs short, each with a regression test in the userspace harness
@@ -79,7 +83,8 @@ one case per old check, which idr-test runs through that emulation.
 Patches 6-8 extend the suite to the documented contract: inclusive
 ranges, the INT_MAX clamp, -ENOSPC for impossible ranges,
 value-entry/bitmap/tree boundaries, the free mark, destroy, one bad free
-of each kind (the old exhaustive sweep becomes a slow case), a seeded
+of each kind (the old exhaustive sweep, 128 warnings, runs only when
+asked for with ida_kunit.bad_free_sweep=1), a seeded
 randomised model test, -ENOMEM with fault injection (every allocation
 failing from the n-th on, with a ledger of what the request allocated;
 in the harness, also the IDA changing while a request waits for memory)
@@ -123,9 +128,20 @@ KUnit generate_params callback that now takes the test, the suite's
 place in lib/tests/Makefile, and mainline's own ida_find_first_range()
 tests, which the suite must keep.
 
-Tested with kunit_tool in QEMU (TCG); every leg boots twice, once for the
-cases of normal speed (what a default run shows) and once for the slow
-ones.  x86_64-debug adds lockdep with the raw lock nesting check, KASAN,
+To run the suites, with the series applied:
+
+{plain}
+
+A plain run of the IDA suite prints four warnings, one for each way
+ida_free() can be handed an ID that is not allocated, each announced by
+its case; without CONFIG_FAILSLAB and CONFIG_TRACEPOINTS the out-of-memory
+cases are skipped, saying so.  There is no lib/tests/.kunitconfig:
+lib/tests/ holds the suites of many subsystems, and kunit_tool reads a
+directory's .kunitconfig as the configuration of all of them.
+
+Tested with kunit_tool on User Mode Linux and in QEMU (TCG), with the
+bad-free sweep asked for; every leg boots twice, once for the cases of
+normal speed (what a default run shows) and once for the slow ones.  x86_64-debug adds lockdep with the raw lock nesting check, KASAN,
 UBSAN and a kmemleak scan once the suites have run (which found the leak
 patch 1 fixes):
 
@@ -239,6 +255,16 @@ def default_boot_warnings(results: str) -> str:
 		f'cases announce them and the log reader counts them.\n')
 
 
+def plain_block() -> str:
+	"""The plain kunit.py commands (kunit/plain-commands.tsv), each after
+	what it runs."""
+	try:
+		rows = plain.load()
+	except InputError as e:
+		raise CoverLetterError(str(e)) from e
+	return '\n\n'.join(f'  # {r.what}\n  {r.command}' for r in rows)
+
+
 def mutation_block(results: str) -> str:
 	m = load(os.path.join(results, 'mutation', 'report.json'))
 	if not m:
@@ -306,7 +332,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 			print(f'{args.bench_check}: the {len(block)} lines of its benchmark block are what the benchmark gives')
 			return 0
 		legs, _ = legs_block(dirs)
-		text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs,
+		text = TEXT.format(bench=bench_block(src, dirs[0]), legs=legs, plain=plain_block(),
 				   warnings=default_boot_warnings(dirs[0]), mutation=mutation_block(dirs[0]),
 				   checkpatch=checkpatch_block(src))
 		if args.show:

@@ -20,17 +20,29 @@ def wanted(cache: str, tree: str, arch: str, kunitconfig: str, repo: str, timeou
 		row = next(r for r in (line.split() for line in f) if r and r[0] == arch)
 	cross = '' if row[1] == '-' else row[1]
 	build = f'{cache}/build/linux-{tree}-{arch}-fake'
-	configs = ['--kunitconfig', kunitconfig]
-	for c in ([] if row[4] == '-' else row[4].split(',')):
-		configs += ['--kunitconfig', f'{repo}/kunitconfigs/{c}.kunitconfig']
-	# Every arch's base kunitconfig asks for the allnoconfig base.
-	configs += ['--kunitconfig', f'{build}/allnoconfig-base.kunitconfig']
+	files = [kunitconfig] + [f'{repo}/kunitconfigs/{c}.kunitconfig'
+				 for c in ([] if row[4] == '-' else row[4].split(','))]
+	configs = []
+	for path in files:
+		configs += ['--kunitconfig', path]
+	# The comments of the kunitconfigs: "# base: allnoconfig" adds the
+	# generated base, "# kernel-args: ARG..." an argument of every boot.
+	comments = []
+	for path in files:
+		with open(path, encoding='utf-8') as f:
+			comments += [line.split(':', 1) for line in f if line.startswith('# ') and ':' in line]
+	if any(k == '# base' for k, _ in comments):
+		configs += ['--kunitconfig', f'{build}/allnoconfig-base.kunitconfig']
+	kernel_args = []
+	for a in sorted({a for k, v in comments if k == '# kernel-args' for a in v.split()}):
+		kernel_args += ['--kernel_args', a]
 	if cross:
 		configs += ['--cross_compile', cross]
-	qemu = ['--qemu_config', f'{repo}/kunit/qemu_configs/{arch}.py']
+	# A row without QEMU is UML: kunit.py's default, no QEMU config.
+	qemu = [] if row[2] == '-' else ['--qemu_config', f'{repo}/kunit/qemu_configs/{arch}.py']
 	make = ['--make_options', f'CC={cache}/bin/ccache-cc {cross}gcc',
 		'--make_options', f'HOSTCC={cache}/bin/ccache-cc gcc']
-	boot = ['--timeout', timeout, '--raw_output=all']
+	boot = ['--timeout', timeout, '--raw_output=all'] + kernel_args
 	return {
 		'config': ['config', '--build_dir', build] + configs + qemu + make,
 		'build': ['build', '--build_dir', build] + configs + qemu + make + ['--jobs', jobs],
