@@ -733,6 +733,8 @@ def write_leg(opts: Options) -> None:
 			leg['vcpus'] = qemu_params.vcpus(params)
 		except qemu_params.QemuConfigError as e:
 			raise InputError(f'cannot read the QEMU config: {e}') from e
+	elif opts.linux_arch == 'um':
+		leg['vcpus'] = 1	# User Mode Linux has no SMP
 	write_text(os.path.join(opts.out, 'leg.json'), json.dumps(leg, indent=2))
 
 

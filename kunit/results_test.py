@@ -685,6 +685,13 @@ class OutputTest(ResultsTestCase):
 				  'build_dir': '/build', 'kunitconfigs': ['ida.kunitconfig'], 'word_size': 64,
 				  'endianness': 'little', 'vcpus': 2}, leg)
 
+	def test_leg_json_of_uml(self) -> None:
+		# User Mode Linux has no QEMU config, and one CPU.
+		run = self.run_main('pass.log', args=['--leg-arch', 'um', '--linux-arch', 'um'])
+		with open(run.path('leg.json'), encoding='utf-8') as f:
+			leg: results.LegJson = json.load(f)
+		self.assertEqual(('um', 1), (leg['linux_arch'], leg.get('vcpus')))
+
 	def test_failed_phase(self) -> None:
 		build_log = self.write_log('build.log', ['make: *** [Makefile:1] Error 2\n'])
 		run = self.run_main(build_log, args=['--failed-phase', 'build', '--message', 'the build failed'])

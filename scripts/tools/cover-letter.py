@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 # The helpers the programs of kunit/ share.
@@ -141,9 +142,10 @@ directory's .kunitconfig as the configuration of all of them.
 
 Tested with kunit_tool on User Mode Linux and in QEMU (TCG), with the
 bad-free sweep asked for; every leg boots twice, once for the cases of
-normal speed (what a default run shows) and once for the slow ones.  x86_64-debug adds lockdep with the raw lock nesting check, KASAN,
-UBSAN and a kmemleak scan once the suites have run (which found the leak
-patch 1 fixes):
+normal speed (what a default run shows) and once for the slow ones.
+x86_64-debug adds lockdep with the raw lock nesting check, KASAN, UBSAN
+and a kmemleak scan once the suites have run (which found the leak patch
+1 fixes):
 
 {legs}
 {warnings}
@@ -262,7 +264,8 @@ def plain_block() -> str:
 		rows = plain.load()
 	except InputError as e:
 		raise CoverLetterError(str(e)) from e
-	return '\n\n'.join(f'  # {r.what}\n  {r.command}' for r in rows)
+	return '\n\n'.join('\n'.join(textwrap.wrap(r.what, 70, initial_indent='  # ', subsequent_indent='  # '))
+			   + f'\n  {r.command}' for r in rows)
 
 
 def mutation_block(results: str) -> str:
