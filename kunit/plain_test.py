@@ -70,13 +70,19 @@ class TableTest(unittest.TestCase):
 				self.assertTrue(r.command.startswith('./tools/testing/kunit/kunit.py run'))
 				self.assertTrue(r.suites and r.what)
 
-	def test_a_row_without_five_columns_is_named(self) -> None:
-		path = write('bad.tsv', '# comment\num\tida\t4\tonly four columns\n')
+	def test_the_arch_of_a_command(self) -> None:
+		run = './tools/testing/kunit/kunit.py run'
+		self.assertEqual(plain.Command('a', ['s'], 0, 0, 'w', f'{run} ida').arch, 'um')
+		self.assertEqual(plain.Command('a', ['s'], 0, 0, 'w', f'{run} --arch=powerpc --cross_compile=x-').arch,
+				 'powerpc')
+
+	def test_a_row_without_six_columns_is_named(self) -> None:
+		path = write('bad.tsv', '# comment\num\tida\t4\t1\tonly five columns\n')
 		with self.assertRaisesRegex(InputError, r'bad\.tsv:2: '):
 			plain.load(path)
 
 	def test_a_command_that_is_not_kunit_py_is_refused(self) -> None:
-		path = write('notkunit.tsv', 'um\tida\t4\twhat\tmake run\n')
+		path = write('notkunit.tsv', 'um\tida\t4\t1\twhat\tmake run\n')
 		with self.assertRaisesRegex(InputError, 'notkunit.tsv:1'):
 			plain.load(path)
 
@@ -91,7 +97,7 @@ class TableTest(unittest.TestCase):
 class CheckTest(unittest.TestCase):
 
 	def setUp(self) -> None:
-		self.row = plain.Command('um', ['ida'], 5, 'the IDA suite', './tools/testing/kunit/kunit.py run')
+		self.row = plain.Command('um', ['ida'], 4, 1, 'the IDA suite', './tools/testing/kunit/kunit.py run')
 		with open(OUTPUT, encoding='utf-8') as f:
 			self.output = [line.rstrip('\n') for line in f]
 		self.log = plain.read_lines(LOG)
@@ -137,23 +143,44 @@ class CheckTest(unittest.TestCase):
 	def test_an_image_without_a_banner_fails(self) -> None:
 		self.assertRegex(self.problems(vmlinux=write('empty', 'nothing'))[0], 'no Linux version banner in')
 
-	def test_a_warning_more_fails_and_is_listed(self) -> None:
+	def test_the_recorded_warnings(self) -> None:
+		said, inside, outside = plain.warnings(self.log)
+		self.assertEqual((said, len(inside)), (4, 4))
+		self.assertTrue(all('at lib/idr.c:' in w for w in inside))
+		self.assertEqual(len(outside), 1)
+		self.assertIn('arch/um/drivers/virt-pci.c', outside[0])
+
+	def test_a_warning_more_outside_fails_and_is_listed(self) -> None:
 		log = list(self.log) + ['WARNING: CPU: 0 PID: 1 at lib/idr.c:613 ida_free+0x1/0x2']
 		problems = self.problems(log=log)
 		self.assertEqual(len(problems), 1)
-		self.assertTrue(problems[0].startswith('6 warnings in the kernel log, not 5\n'))
+		self.assertTrue(problems[0].startswith('2 warnings outside the announced ones, not 1\n'))
 		self.assertIn('  WARNING: CPU: 0 PID: 1 at lib/idr.c:613', problems[0])
 
-	def test_a_warning_fewer_fails(self) -> None:
+	def test_an_unexpected_warning_in_place_of_the_boot_one_fails(self) -> None:
+		log = [line.replace('WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c',
+				    'WARNING: CPU: 0 PID: 1 at lib/idr.c') for line in self.log]
+		self.assertEqual(self.problems(log=log), [])	# one other warning, whatever it says
 		log = [line for line in self.log if 'virt-pci' not in line]
-		self.assertTrue(self.problems(log=log)[0].startswith('4 warnings in the kernel log, not 5'))
+		self.assertTrue(self.problems(log=log)[0].startswith('0 warnings outside the announced ones, not 1'))
+
+	def test_an_announced_warning_missing_fails(self) -> None:
+		first = next(i for i, line in enumerate(self.log) if 'WARNING:' in line and 'lib/idr.c' in line)
+		log = self.log[:first] + self.log[first + 1:]
+		self.assertTrue(self.problems(log=log)[0].startswith(
+			'the suites announced 4 warnings and provoked 3, not 4'))
+
+	def test_a_sweep_asked_for_is_not_a_plain_run(self) -> None:
+		log = [line.replace('expected warnings begin: 1 ', 'expected warnings begin: 129 ') for line in self.log]
+		self.assertTrue(self.problems(log=log)[0].startswith('the suites announced 132 warnings'))
 
 	def test_the_command_line_check_says_pass_or_fail(self) -> None:
 		args = ['check', 'um', '--exit-code', '0', '--output', OUTPUT, '--log', LOG,
 			'--vmlinux', self.vmlinux]
 		rc, out, _ = run_main(args)
 		self.assertEqual(rc, 0)
-		self.assertRegex(out, r'PASS plain um: passed 60, skipped 31; suites ida; 5 warnings')
+		self.assertRegex(out, r'PASS plain um: passed 60, skipped 31; suites ida; 4 warnings announced '
+				 r'and provoked, 1 other')
 		self.assertIn('  skipped: 15 cases: needs CONFIG_FAILSLAB\n', out)
 		args[3] = '2'
 		rc, out, _ = run_main(args)

@@ -119,6 +119,8 @@ case "$base" in
 ''|allnoconfig) ;;
 *) die "unknown base '$(echo "$base" | tr '\n' ' ')' in the kunitconfigs of $name (known: allnoconfig)" ;;
 esac
+[ -z "$base" ] || [ -n "$QEMU_CONFIG" ] ||
+	die "the allnoconfig base needs a QEMU config, which a UML leg ($name) has none of"
 base_config=$build/allnoconfig-base.kunitconfig
 
 kunit=(python3 tools/testing/kunit/kunit.py)

@@ -133,16 +133,19 @@ To run the suites, with the series applied:
 
 {plain}
 
-A plain run of the IDA suite prints four warnings, one for each way
-ida_free() can be handed an ID that is not allocated, each announced by
-its case; without CONFIG_FAILSLAB and CONFIG_TRACEPOINTS the out-of-memory
-cases are skipped, saying so.  There is no lib/tests/.kunitconfig:
-lib/tests/ holds the suites of many subsystems, and kunit_tool reads a
-directory's .kunitconfig as the configuration of all of them.
+A plain run of the IDA suite prints four warnings, one for each
+condition ida_free() warns on, each announced by its case (on UML one
+more, from kunit_tool's UML configuration: PCI over virtio without a
+device ID); without CONFIG_FAILSLAB and CONFIG_TRACEPOINTS the
+out-of-memory cases are skipped, saying so.  The series adds no
+lib/tests/.kunitconfig: by kunit_tool's convention a directory's
+.kunitconfig runs the tests of that directory, and lib/tests/ holds the
+suites of many subsystems; the suite is on in KUNIT_ALL_TESTS, which is
+kunit.py's default configuration.
 
 Tested with kunit_tool on User Mode Linux and in QEMU (TCG), with the
 bad-free sweep asked for; every leg boots twice, once for the cases of
-normal speed (what a default run shows) and once for the slow ones.
+normal speed and once for the slow ones.
 x86_64-debug adds lockdep with the raw lock nesting check, KASAN, UBSAN
 and a kmemleak scan once the suites have run (which found the leak patch
 1 fixes):
