@@ -148,12 +148,12 @@ def check(row: Command, exit_code: int, output: Sequence[str], log: Sequence[str
 		elif suites[suite] != 'PASSED':
 			problems.append(f'suite {suite}: {suites[suite]}')
 	want = results.built_banner(vmlinux)
-	said = [line[line.index('Linux version '):] for line in log if 'Linux version ' in line]
+	banners = [line[line.index('Linux version '):] for line in log if 'Linux version ' in line]
 	if want is None:
 		problems.append(f'no Linux version banner in {vmlinux}: cannot tell what was built')
-	elif want not in said:
+	elif want not in banners:
 		problems.append('booted a kernel other than the one built'
-				if said else 'the kernel log has no Linux version banner')
+				if banners else 'the kernel log has no Linux version banner')
 	said, inside, outside = warnings(log)
 	if said != row.announced or len(inside) != row.announced:
 		problems.append(f'the suites announced {said} warnings and provoked {len(inside)}, '
