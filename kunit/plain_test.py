@@ -9,7 +9,6 @@
 import contextlib
 import io
 import os
-import shutil
 import tempfile
 import unittest
 from typing import List, Sequence, Tuple
@@ -21,33 +20,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, 'test_data', 'plain')
 OUTPUT = os.path.join(DATA, 'um-kunit.log')
 LOG = os.path.join(DATA, 'um-test.log')
-test_tmpdir = ''
 
 
-def setUpModule() -> None:
-	global test_tmpdir
-	test_tmpdir = tempfile.mkdtemp()
+class PlainTestCase(unittest.TestCase):
+	"""A test with a temporary folder of its own for the files it writes."""
 
+	def setUp(self) -> None:
+		self.tmp = self.enterContext(tempfile.TemporaryDirectory())
 
-def tearDownModule() -> None:
-	shutil.rmtree(test_tmpdir)
+	def write(self, name: str, text: str) -> str:
+		path = os.path.join(self.tmp, name)
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write(text)
+		return path
 
-
-def write(name: str, text: str) -> str:
-	path = os.path.join(test_tmpdir, name)
-	with open(path, 'w', encoding='utf-8') as f:
-		f.write(text)
-	return path
+	def image(self, banner: str) -> str:
+		"""A stand-in vmlinux that holds BANNER, as a kernel image does."""
+		return self.write('vmlinux', '\0\0ELF stand-in\0' + banner + '\0more\0')
 
 
 def banner_of(log: str) -> str:
 	with open(log, encoding='utf-8') as f:
 		return next(line for line in f if line.startswith('Linux version '))
-
-
-def image(banner: str) -> str:
-	"""A stand-in vmlinux that holds BANNER, as a kernel image does."""
-	return write('vmlinux', '\0\0ELF stand-in\0' + banner + '\0more\0')
 
 
 def run_main(args: Sequence[str]) -> Tuple[int, str, str]:
@@ -60,7 +54,7 @@ def run_main(args: Sequence[str]) -> Tuple[int, str, str]:
 	return rc, out.getvalue(), err.getvalue()
 
 
-class TableTest(unittest.TestCase):
+class TableTest(PlainTestCase):
 
 	def test_the_table_loads(self) -> None:
 		rows = plain.load()
@@ -77,12 +71,12 @@ class TableTest(unittest.TestCase):
 				 'powerpc')
 
 	def test_a_row_without_six_columns_is_named(self) -> None:
-		path = write('bad.tsv', '# comment\num\tida\t4\t1\tonly five columns\n')
+		path = self.write('bad.tsv', '# comment\num\tida\t4\t1\tonly five columns\n')
 		with self.assertRaisesRegex(InputError, r'bad\.tsv:2: '):
 			plain.load(path)
 
 	def test_a_command_that_is_not_kunit_py_is_refused(self) -> None:
-		path = write('notkunit.tsv', 'um\tida\t4\t1\twhat\tmake run\n')
+		path = self.write('notkunit.tsv', 'um\tida\t4\t1\twhat\tmake run\n')
 		with self.assertRaisesRegex(InputError, 'notkunit.tsv:1'):
 			plain.load(path)
 
@@ -94,14 +88,15 @@ class TableTest(unittest.TestCase):
 		self.assertEqual(len(err.splitlines()), 1)
 
 
-class CheckTest(unittest.TestCase):
+class CheckTest(PlainTestCase):
 
 	def setUp(self) -> None:
+		super().setUp()
 		self.row = plain.Command('um', ['ida'], 4, 1, 'the IDA suite', './tools/testing/kunit/kunit.py run')
 		with open(OUTPUT, encoding='utf-8') as f:
 			self.output = [line.rstrip('\n') for line in f]
 		self.log = plain.read_lines(LOG)
-		self.vmlinux = image(banner_of(LOG))
+		self.vmlinux = self.image(banner_of(LOG))
 
 	def problems(self, exit_code: int = 0, output: Sequence[str] = (), log: Sequence[str] = (),
 		     vmlinux: str = '') -> List[str]:
@@ -137,11 +132,11 @@ class CheckTest(unittest.TestCase):
 		self.assertIn('suite ida: FAILED', self.problems(output=output))
 
 	def test_another_kernel_fails(self) -> None:
-		other = image(banner_of(LOG).replace(' #', ' #9'))
+		other = self.image(banner_of(LOG).replace(' #', ' #9'))
 		self.assertEqual(self.problems(vmlinux=other), ['booted a kernel other than the one built'])
 
 	def test_an_image_without_a_banner_fails(self) -> None:
-		self.assertRegex(self.problems(vmlinux=write('empty', 'nothing'))[0], 'no Linux version banner in')
+		self.assertRegex(self.problems(vmlinux=self.write('empty', 'nothing'))[0], 'no Linux version banner in')
 
 	def test_the_recorded_warnings(self) -> None:
 		said, inside, outside = plain.warnings(self.log)
@@ -188,15 +183,15 @@ class CheckTest(unittest.TestCase):
 		self.assertIn('FAIL plain um: kunit.py exited with 2', out)
 
 
-class DocsTest(unittest.TestCase):
+class DocsTest(PlainTestCase):
 
 	def test_every_command_must_be_given(self) -> None:
 		rows = plain.load()
-		full = write('full.md', ''.join(f'    {r.command}\n' for r in rows))
+		full = self.write('full.md', ''.join(f'    {r.command}\n' for r in rows))
 		rc, out, _ = run_main(['docs', full])
 		self.assertEqual(rc, 0)
 		self.assertIn(f'{len(rows)} plain kunit.py commands, each given word for word', out)
-		short = write('short.md', ''.join(f'{r.command} --more\n' for r in rows))
+		short = self.write('short.md', ''.join(f'{r.command} --more\n' for r in rows))
 		rc, _, err = run_main(['docs', full, short])
 		self.assertEqual(rc, 1)
 		self.assertRegex(err, r'^error: a plain kunit.py command is not given word for word: .*short\.md')
