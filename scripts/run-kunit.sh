@@ -91,10 +91,12 @@ mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${kunitconfigs[@]}" 
 # A kunitconfig's "# kernel-args:" comment gives kernel command line
 # arguments every boot of the leg gets (kunit.py --kernel_args): the
 # parameters that ask a suite for its cases that do not run by default.
+# They keep the order of the kunitconfigs (the leg's, then the arch's), so
+# that an arch's fragment can set a parameter back: the last one counts.
 kernel_args=()
 while read -r a; do
 	kernel_args+=(--kernel_args "$a")
-done < <(sed -n 's/^# kernel-args:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$' | sort -u)
+done < <(sed -n 's/^# kernel-args:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
 
 # A kunitconfig that says "# leak-scan: kmemleak" (and builds kmemleak in)
 # boots with an initramfs whose init has kmemleak scan memory once the

@@ -144,8 +144,9 @@ suites of many subsystems; the suite is on in KUNIT_ALL_TESTS, which is
 kunit.py's default configuration.
 
 Tested with kunit_tool on User Mode Linux and in QEMU (TCG), with the
-bad-free sweep asked for; every leg boots twice, once for the cases of
-normal speed and once for the slow ones.
+bad-free sweep asked for in QEMU (UML's console drops a burst of output
+its reader does not take in time); every leg boots twice, once for the
+cases of normal speed and once for the slow ones.
 x86_64-debug adds lockdep with the raw lock nesting check, KASAN, UBSAN
 and a kmemleak scan once the suites have run (which found the leak patch
 1 fixes):

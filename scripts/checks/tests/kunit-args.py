@@ -34,7 +34,7 @@ def wanted(cache: str, tree: str, arch: str, kunitconfig: str, repo: str, timeou
 	if any(k == '# base' for k, _ in comments):
 		configs += ['--kunitconfig', f'{build}/allnoconfig-base.kunitconfig']
 	kernel_args = []
-	for a in sorted({a for k, v in comments if k == '# kernel-args' for a in v.split()}):
+	for a in [a for k, v in comments if k == '# kernel-args' for a in v.split()]:
 		kernel_args += ['--kernel_args', a]
 	if cross:
 		configs += ['--cross_compile', cross]
