@@ -55,6 +55,12 @@ PRISTINE_TAG=pristine
 FIXES=${IDA_KUNIT_FIXES:-}
 [ -n "$FIXES" ] || FIXES="$PATCHES-fixes"
 FIXES=$(abspath "$FIXES")
+# Build fixes that only some architectures need (a folder beside the
+# series, "<series folder>-arch-fixes"): its series file gives each patch
+# and the legs, rows of the architecture table, that need it.  A leg of
+# such an arch builds a worktree of the patched tree with those patches on
+# top (arch_fix_tree); every other leg builds the patched tree itself.
+ARCH_FIXES=$(abspath "${IDA_KUNIT_ARCH_FIXES:-$PATCHES-arch-fixes}")
 # One base tag per branch: tags are shared by every worktree of a
 # repository, and a branch made in one (the scripts' own tests make one)
 # must not move the base of another.
@@ -167,6 +173,53 @@ series_patches() {
 fixes_patches() {
 	[ -f "$FIXES/series" ] || return 0
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$FIXES/series" | grep -v '^$' || true
+}
+
+# arch_fixes_for ARCH: the arch fixes the legs of ARCH need, in order.
+arch_fixes_for() {
+	[ -f "$ARCH_FIXES/series" ] || return 0
+	sed -e 's/#.*//' "$ARCH_FIXES/series" | awk -v a="$1" -v f="$ARCH_FIXES/series" '
+		NF == 0 { next }
+		NF != 2 { print "error: " f ": a line needs a patch and its legs: " $0 > "/dev/stderr"; bad = 1; exit }
+		{ n = split($2, legs, ","); for (i = 1; i <= n; i++) if (legs[i] == a) print $1 }
+		END { exit bad }'
+}
+
+# arch_fix_tree ARCH PATCH...: a worktree of the patched tree (branch
+# BRANCH) with PATCH... of the arch fixes applied, for the legs of ARCH;
+# prints its path.  It is made again only when the branch or a patch
+# changed (a stamp beside it says which), so that its files keep their
+# times and the leg's build stays incremental.  A patch that does not
+# apply is named, and the worktree is left on the patched tree.
+arch_fix_tree() {
+	local arch=$1 wt head key stamp p out
+	shift
+	head=$(git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH") ||
+		die "no $BRANCH branch in $SRC: run scripts/apply-series.sh first"
+	wt=$(scratch_worktree "arch-$arch") || exit 1
+	for p in "$@"; do
+		[ -f "$ARCH_FIXES/$p" ] || die "${ARCH_FIXES#"$REPO"/}/series lists $p, which does not exist"
+	done
+	key=$({ echo "$head"; for p in "$@"; do echo "$p"; cat "$ARCH_FIXES/$p"; done; } | sha256sum | cut -c1-32)
+	stamp=$wt.ida-kunit-arch-fixes
+	if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$key" ] &&
+	   [ "$(git -C "$wt" rev-parse HEAD)" = "$(sed -n 2p "$stamp")" ] &&
+	   [ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
+		echo "$wt"
+		return 0
+	fi
+	rm -f "$stamp"
+	git -C "$wt" checkout -q -f --detach "$head" || die "cannot check out $BRANCH in $wt"
+	for p in "$@"; do
+		if ! out=$(git -C "$wt" am -q --keep-cr "$ARCH_FIXES/$p" 2>&1); then
+			git -C "$wt" am --abort >/dev/null 2>&1
+			git -C "$wt" checkout -q -f --detach "$head"
+			echo "$out" | grep -E '^(error|Patch failed)' | head -n 3 >&2
+			die "arch fix $p does not apply to the patched tree (branch $BRANCH)"
+		fi
+	done
+	printf '%s\n%s\n' "$key" "$(git -C "$wt" rev-parse HEAD)" >"$stamp" || die "cannot write $stamp"
+	echo "$wt"
 }
 
 # apply_fixes TREE: git am the tree fixes onto TREE (checked out at the

@@ -65,6 +65,16 @@ kunitconfig=$(abspath "$kunitconfig")
 command -v "$COMPILER" >/dev/null || die "compiler $COMPILER for $arch is missing"
 [ -z "$QEMU_BIN" ] || command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN for $arch is missing"
 [ -f "$SRC/tools/testing/kunit/kunit.py" ] || die "no kunit.py in $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+# An arch that needs build fixes of its own (kernel-patches/*-arch-fixes)
+# builds a worktree of the patched tree with them on top.
+fixes_list=$(arch_fixes_for "$arch" 2>"$out/arch-fixes.err") ||
+	die "$(sed -n 's/^error: //p' "$out/arch-fixes.err" | head -n 1)"
+rm -f "$out/arch-fixes.err"
+mapfile -t arch_fixes < <(echo -n "$fixes_list")
+if [ ${#arch_fixes[@]} -gt 0 ]; then
+	SRC=$(arch_fix_tree "$arch" "${arch_fixes[@]}") || exit 1
+	info "kunit $name: the patched tree with the arch fixes ${arch_fixes[*]}, in $SRC"
+fi
 
 # One build folder per tree, arch and kunitconfig, so that legs with other
 # configurations do not rebuild each other's kernels.

@@ -204,6 +204,12 @@ done < <(series_patches)
 while read -r p; do
 	check "checkpatch-fix-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch-fix "$p"
 done < <(fixes_patches)
+if [ -f "$ARCH_FIXES/series" ]; then
+	check arch-fixes-apply "$REPO/scripts/checks/check-series.sh" arch-fixes
+	while read -r p; do
+		check "checkpatch-arch-fix-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch-arch-fix "$p"
+	done < <(sed -e 's/#.*//' "$ARCH_FIXES/series" | awk 'NF { print $1 }')
+fi
 check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
 check no-incbin-in-headers "$REPO/scripts/checks/check-series.sh" incbin
 check series-table-in-docs python3 "$REPO/scripts/docs.py" series --check

@@ -6,12 +6,26 @@
 # worktree (scratch_worktree) and build folders of their own, so the
 # patched tree and its build folders are left alone; after a patch that
 # touches what the userspace radix-tree harness compiles, build every
-# target of tools/testing/radix-tree and run idr-test, multiorder and
-# xarray.  A patch fails when an
-# object does not build or shows more warnings than before the series.
-# Prints a table, one row per patch; exits non-zero on any failure.
+# target of tools/testing/radix-tree.  A patch fails when an object or a
+# harness target does not build, or an object shows more warnings than
+# before the series.  Prints a table, one row per patch; exits non-zero on
+# any failure.
+#
+# Usage: check-bisect.sh [--run-harness]
+#   --run-harness  also run idr-test, xarray and multiorder after each such
+#                  patch (about a minute a patch on 2 CPUs, most of it
+#                  idr-test's own IDR and thread checks).  The default
+#                  check runs every harness program once, on the whole
+#                  series (radix-tree-test.sh), and builds them here.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
+
+run_harness=0
+case "${1-}" in
+'') ;;
+--run-harness) run_harness=1 ;;
+*) die "check-bisect.sh: unknown option '$1' (usage: check-bisect.sh [--run-harness])" ;;
+esac
 
 "$REPO/scripts/install-deps.sh" build checks || exit 1
 [ -d "$SRC/.git" ] || die "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
@@ -105,7 +119,7 @@ store=$CACHE/bisect-results
 mkdir -p "$store" || exit 1
 tools_id=$({ gcc --version; "$COMPILER" --version; sparse --version; } 2>&1 | sha256sum | cut -c1-16)
 row_key() {	# row_key COMMIT
-	{ echo "$tools_id"; cat "$0" "$REPO/scripts/lib.sh" | sha256sum; git -C "$SRC" rev-parse "$1^{tree}" "$1^^{tree}"; } |
+	{ echo "$tools_id $run_harness"; cat "$0" "$REPO/scripts/lib.sh" | sha256sum; git -C "$SRC" rev-parse "$1^{tree}" "$1^^{tree}"; } |
 		sha256sum | cut -d' ' -f1
 }
 
@@ -200,13 +214,15 @@ while read -r commit; do
 		details+=("$obj built")
 	done
 	# The userspace harness: after a patch that touches what it compiles,
-	# every target of tools/testing/radix-tree must build, and the quick
-	# ones must pass (main and maple, minutes each, run on the whole
-	# series in radix-tree-test.sh).
+	# every target of tools/testing/radix-tree must build; with
+	# --run-harness, the quick ones must pass too (main and maple, minutes
+	# each, run on the whole series in radix-tree-test.sh).
 	if git -C "$wt" diff-tree --no-commit-id --name-only -r "$commit" | grep -q "$harness_inputs"; then
 		if ! make -s -C "$wt/tools/testing/radix-tree" -j"$JOBS" CC="$CCACHE_CC gcc" >/dev/null 2>"$out/harness-$n.log"; then
 			result=FAIL
 			details+=("the radix-tree targets do not all build (see $out/harness-$n.log)")
+		elif [ "$run_harness" = 0 ]; then
+			details+=("radix-tree targets built")
 		else
 			details+=("radix-tree targets built:")
 			while read -r prog _ status; do

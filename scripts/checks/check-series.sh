@@ -9,6 +9,10 @@
 #   check-series.sh checkpatch P   checkpatch.pl --strict on patch P: no
 #                                  errors, warnings or checks
 #   check-series.sh checkpatch-fix P  the same for a patch of the tree fixes
+#   check-series.sh checkpatch-arch-fix P  and for a patch of the arch fixes
+#   check-series.sh arch-fixes     every arch fix names legs of the
+#                                  architecture table and applies to the
+#                                  patched tree
 #   check-series.sh api            no deprecated IDA API left in the tree
 #   check-series.sh incbin         no header uses .incbin (scripts/ccache-cc)
 # shellcheck source=scripts/lib.sh
@@ -47,10 +51,14 @@ am|patch)
 		echo "patch -p1: $n patches applied on $PRISTINE_TAG and its $nfixes tree fixes, same tree as git am"
 	fi
 	;;
-checkpatch|checkpatch-fix)
-	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH | checkpatch-fix PATCH"
-	# checkpatch-fix: a patch of the tree fixes (their folder is the one read).
-	[ "$1" = checkpatch ] || PATCHES=$FIXES
+checkpatch|checkpatch-fix|checkpatch-arch-fix)
+	[ -n "$2" ] || die "usage: check-series.sh checkpatch PATCH | checkpatch-fix PATCH | checkpatch-arch-fix PATCH"
+	# checkpatch-fix, checkpatch-arch-fix: a patch of the tree fixes or
+	# of the arch fixes (their folder is the one read).
+	case "$1" in
+	checkpatch-fix) PATCHES=$FIXES ;;
+	checkpatch-arch-fix) PATCHES=$ARCH_FIXES ;;
+	esac
 	[ -f "$PATCHES/$2" ] || die "no patch $PATCHES/$2"
 	# A pass is kept under a key of everything it depends on: the patch,
 	# this script, and the branch's tree (checkpatch.pl, its word lists,
@@ -99,6 +107,26 @@ api)
 	fi
 	echo "git grep: no ida_simple_get, ida_simple_remove, ida_pre_get, ida_get_new or ida_remove( in the tree"
 	;;
+arch-fixes)
+	# Each arch fix is for legs of the table, and applies to the patched
+	# tree (checked against the branch's tree in a temporary index, so
+	# the tree's files are left alone).
+	[ -f "$ARCH_FIXES/series" ] || { echo "no arch fixes (${ARCH_FIXES#"$REPO"/}/series)"; exit 0; }
+	known=" $(known_arches) "
+	idx=$(mktemp) || exit 1
+	trap 'rm -f "$idx"' EXIT
+	GIT_INDEX_FILE=$idx git read-tree "$BRANCH" || die "cannot read the tree of $BRANCH"
+	while read -r p legs; do
+		[ -f "$ARCH_FIXES/$p" ] || die "${ARCH_FIXES#"$REPO"/}/series lists $p, which does not exist"
+		[ -n "$legs" ] || die "${ARCH_FIXES#"$REPO"/}/series: $p names no legs"
+		for l in ${legs//,/ }; do
+			[[ "$known" == *" $l "* ]] || die "arch fix $p is for '$l', which is not a row of $ARCH_TABLE"
+		done
+		GIT_INDEX_FILE=$idx git apply --cached --check "$ARCH_FIXES/$p" 2>/dev/null ||
+			die "arch fix $p does not apply to the patched tree (branch $BRANCH)"
+		echo "$p applies to $BRANCH, for $legs"
+	done < <(sed -e 's/#.*//' "$ARCH_FIXES/series" | awk 'NF')
+	;;
 incbin)
 	# scripts/ccache-cc keeps out of ccache every source that embeds a
 	# file with .incbin, looking at the source alone: that is enough only
@@ -109,6 +137,6 @@ incbin)
 	echo "git grep: no header (*.h, *.inc) of the tree uses .incbin"
 	;;
 *)
-	die "usage: check-series.sh am | patch | checkpatch PATCH | checkpatch-fix PATCH | api | incbin"
+	die "usage: check-series.sh am | patch | checkpatch PATCH | checkpatch-fix PATCH | checkpatch-arch-fix PATCH | arch-fixes | api | incbin"
 	;;
 esac

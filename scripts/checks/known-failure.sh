@@ -12,12 +12,6 @@
 # bad usage.
 #
 # The known failures, each with what makes it that one:
-#   sparc32-fmode-nonotify  the build stops in fs/fcntl.c's BUILD_BUG_ON on
-#                           the open flags: Debian's 6.12 gives
-#                           FMODE_NONOTIFY the value of sparc's __O_TMPFILE
-#   alpha-show-signal-msg   the build stops on show_signal_msg(), which
-#                           Debian's 6.12 calls from arch/alpha/mm/fault.c
-#                           without a definition for alpha
 #   sh4-gcc-cmpeq           the kernel prints nothing (it hangs in the
 #                           zImage's decompressor), and Debian 12's sh4
 #                           compiler still drops the test of "x == 0" on a
@@ -26,7 +20,7 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-KNOWN="sparc32-fmode-nonotify alpha-show-signal-msg sh4-gcc-cmpeq"
+KNOWN="sh4-gcc-cmpeq"
 usage="usage: known-failure.sh LEG [LEG_RESULTS] | --list"
 
 case "${1:-}" in
@@ -59,16 +53,6 @@ unexpected() {
 }
 
 case "$known" in
-sparc32-fmode-nonotify)
-	[ "$phase" = build ] || unexpected "it stopped in the $phase phase, not the build"
-	grep -qE 'fs/fcntl\.c.*(BUILD_BUG_ON|__compiletime_assert)|BUILD_BUG_ON failed: .*HWEIGHT32' "$dir/build.log" ||
-		unexpected "the build log has no BUILD_BUG_ON of fs/fcntl.c"
-	;;
-alpha-show-signal-msg)
-	[ "$phase" = build ] || unexpected "it stopped in the $phase phase, not the build"
-	grep -qE "show_signal_msg" "$dir/build.log" ||
-		unexpected "the build log does not name show_signal_msg"
-	;;
 sh4-gcc-cmpeq)
 	[ "$phase" = run ] || unexpected "it stopped in the $phase phase, before the boot"
 	if grep -qs 'Linux version' "$dir/kernel.log"; then
