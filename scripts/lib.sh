@@ -192,7 +192,7 @@ arch_fixes_for() {
 # times and the leg's build stays incremental.  A patch that does not
 # apply is named, and the worktree is left on the patched tree.
 arch_fix_tree() {
-	local arch=$1 wt head key stamp p out
+	local arch=$1 wt head key stamp p amout
 	shift
 	head=$(git -C "$SRC" rev-parse -q --verify "refs/heads/$BRANCH") ||
 		die "no $BRANCH branch in $SRC: run scripts/apply-series.sh first"
@@ -211,10 +211,10 @@ arch_fix_tree() {
 	rm -f "$stamp"
 	git -C "$wt" checkout -q -f --detach "$head" || die "cannot check out $BRANCH in $wt"
 	for p in "$@"; do
-		if ! out=$(git -C "$wt" am -q --keep-cr "$ARCH_FIXES/$p" 2>&1); then
+		if ! amout=$(git -C "$wt" am -q --keep-cr "$ARCH_FIXES/$p" 2>&1); then
 			git -C "$wt" am --abort >/dev/null 2>&1
 			git -C "$wt" checkout -q -f --detach "$head"
-			echo "$out" | grep -E '^(error|Patch failed)' | head -n 3 >&2
+			echo "$amout" | grep -E '^(error|Patch failed)' | head -n 3 >&2
 			die "arch fix $p does not apply to the patched tree (branch $BRANCH)"
 		fi
 	done

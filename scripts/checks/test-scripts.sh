@@ -324,14 +324,20 @@ af=$(arch_fixes_for alpha)
 check_that "the alpha leg has an arch fix" "arch_fixes_for alpha printed '$af'" test -n "$af"
 af_default=$(for a in $(default_arches); do arch_fixes_for "$a"; done)
 check_that "and no leg of the default check has any" "they have $af_default" test -z "$af_default"
+# (lib.sh, sourced again in a shell of its own, gives git am the scripts'
+# committer identity, which this script unset above.)
+arch_fix_tree_run() {	# arch_fix_tree_run ARCH PATCH...: arch_fix_tree as run-kunit.sh runs it
+	IDA_KUNIT_CACHE=$tmp/af-cache bash -c '. "$0/scripts/lib.sh" && mkdir -p "$CACHE" && arch_fix_tree "$@"' "$REPO" "$@"
+}
 # shellcheck disable=SC2086 # one patch name per word
-af_tree=$( (CACHE=$tmp/af-cache; mkdir -p "$CACHE" && arch_fix_tree alpha $af) 2>"$tmp/af.err")
+af_tree=$(arch_fix_tree_run alpha $af 2>"$tmp/af.err")
 check_that "the alpha worktree is the patched tree with its arch fix on top" "$(tail -n 1 "$tmp/af.err")" \
 	test "$(git -C "$af_tree" rev-parse HEAD~1)" = "$(git -C "$SRC" rev-parse "refs/heads/$BRANCH")" -a \
-	"$(git -C "$af_tree" log -1 --format=%s)" = "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$ARCH_FIXES/$af")"
+	"$(git -C "$af_tree" show HEAD | git patch-id --stable | cut -d' ' -f1)" = \
+	"$(git patch-id --stable <"$ARCH_FIXES/$af" | cut -d' ' -f1)" -a -n "$af_tree"
 af_head=$(git -C "$af_tree" rev-parse HEAD)
 # shellcheck disable=SC2086
-( CACHE=$tmp/af-cache; arch_fix_tree alpha $af ) >/dev/null 2>&1
+arch_fix_tree_run alpha $af >/dev/null 2>&1
 check_that "and a second leg on the same tree applies nothing again" "the worktree moved" \
 	test "$(git -C "$af_tree" rev-parse HEAD)" = "$af_head"
 mkdir -p "$tmp/bad-arch" && cp "$tmp/bad/$first" "$tmp/bad-arch/" && printf '%s x86_64\n' "$first" >"$tmp/bad-arch/series"
