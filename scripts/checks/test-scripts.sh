@@ -176,10 +176,17 @@ whole_default_check() {
 	check_that "and the legs ran the suites of their kunitconfigs" "a leg ran none" \
 		test "$(grep -c 'kunit .*: PASS' "$tmp/all.out")" -ge 4
 	# The runs below try states of the cache: the lints (which read only the
-	# repository, and ran above) are skipped in them, and counted as skipped.
-	export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint,report-in-browser
+	# repository, and ran above) are skipped in them, and counted as skipped;
+	# so is, after the first of them, the page's check in the browser.  The
+	# first is a run with no leg, as the CI's checks job runs it, whose page
+	# shows the checks alone.
+	export IDA_KUNIT_SKIP=shellcheck,workflow-yamllint,workflow-actionlint
+	skips=9
+	whole_run "a rerun on the same cache passes, with no leg (as the CI's checks job)" "$tmp/new-cache" "$tmp/series-a" --no-kunit
+	check_that "and the page of a run with no leg opens in the browser" "report-in-browser did not pass" \
+		grep -q 'PASS report-in-browser' "$tmp/all.out"
+	export IDA_KUNIT_SKIP=$IDA_KUNIT_SKIP,report-in-browser
 	skips=10
-	whole_run "a rerun on the same cache passes" "$tmp/new-cache" "$tmp/series-a" --no-kunit
 	check_that "a patch whose tree did not change keeps its bisect row" "it was built again" \
 		grep -q '^1 .*ok: .*(kept: ' "$tmp/standin-results/bisect/table.txt"
 	check_that "a patch checked before is not given to checkpatch.pl again" "it was checked again" \

@@ -27,9 +27,11 @@ import json, sys, yaml
 out, tree, ccache, workflow = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 builds = sys.argv[5:]
 with open(workflow, encoding='utf-8') as f:
-    matrix = yaml.safe_load(f)['jobs']['kunit']['strategy']['matrix']['include']
+    flow = yaml.safe_load(f)
+matrix = flow['jobs']['kunit']['strategy']['matrix']['include']
 with open(out, 'w', encoding='utf-8') as f:
     json.dump({'tree_bytes': tree, 'ccache_bytes': ccache, 'builds': builds,
-               'ci_legs': len(matrix)}, f, indent=2)
+               'ci_legs': len(matrix), 'ccache_max_size': str(flow['env']['CCACHE_MAXSIZE'])},
+              f, indent=2)
 PY
 echo "tree $tree_bytes bytes, ccache $ccache_bytes bytes (builds: ${legs[*]}); $RESULTS/ci-caches.json"

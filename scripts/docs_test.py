@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of docs.py, on the recorded inputs of kunit/test_data/."""
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+import docs
+
+TEST_DATA = os.path.join(docs.REPO, 'kunit', 'test_data')
+
+
+class CcacheBytesTest(unittest.TestCase):
+	def test_units(self) -> None:
+		self.assertEqual(docs.ccache_bytes('100M'), 100 * 1000 ** 2)
+		self.assertEqual(docs.ccache_bytes('5G'), 5 * 1000 ** 3)
+		self.assertEqual(docs.ccache_bytes('5Gi'), 5 * 1024 ** 3)
+		self.assertEqual(docs.ccache_bytes('1.5k'), 1500)
+		self.assertEqual(docs.ccache_bytes('4096'), 4096)
+
+	def test_not_a_size(self) -> None:
+		for size in ('', 'M', '100 MB', '-1M', '100Q'):
+			with self.subTest(size=size), self.assertRaises(docs.DocsError):
+				docs.ccache_bytes(size)
+
+
+class CiCachesBlockTest(unittest.TestCase):
+	def setUp(self) -> None:
+		self.dir = self.enterContext(tempfile.TemporaryDirectory())
+
+	def block(self, **change: object) -> str:
+		with open(os.path.join(TEST_DATA, 'ci-caches', 'ci-caches.json'), encoding='utf-8') as f:
+			text = f.read()
+		sizes = json.loads(text)
+		sizes.update(change)
+		sizes = {k: v for k, v in sizes.items() if v is not None}
+		with open(os.path.join(self.dir, 'ci-caches.json'), 'w', encoding='utf-8') as f:
+			json.dump(sizes, f)
+		return docs.ci_caches_block(self.dir)
+
+	def test_sizes(self) -> None:
+		block = self.block()
+		# 4 builds in 84 MB: 21 MB a build; 17 legs and the checks job.
+		self.assertIn('| 84 MB, 21 MB a build |', block)
+		self.assertIn('(17 legs and the checks job, about one build\'s share each) | about 871 MB |', block)
+		# The tree and 18 entries at their 100 MB cap.
+		self.assertIn('(100M each, `CCACHE_MAXSIZE` in the workflow) | at most 2293 MB |', block)
+		# (10 GB - 493 MB) / (18 * 21 MB) and / (18 * 100 MB).
+		self.assertIn('about 25 changes of the series (at least 5 with every entry at its cap)', block)
+
+	def test_follows_the_matrix_and_the_cap(self) -> None:
+		block = self.block(ci_legs=3, ccache_max_size='1G')
+		self.assertIn('(3 legs and the checks job', block)
+		self.assertIn('(1G each, `CCACHE_MAXSIZE` in the workflow) | at most 4493 MB |', block)
+
+	def test_incomplete_input(self) -> None:
+		for missing in ('tree_bytes', 'ccache_bytes', 'ci_legs', 'builds', 'ccache_max_size'):
+			with self.subTest(missing=missing), self.assertRaises(docs.DocsError):
+				self.block(**{missing: None})
+		with self.assertRaises(docs.DocsError):
+			self.block(builds=[])
+
+
+class ReplaceBlockTest(unittest.TestCase):
+	def setUp(self) -> None:
+		self.dir = self.enterContext(tempfile.TemporaryDirectory())
+		self.path = os.path.join(self.dir, 'README.md')
+		with open(self.path, 'w', encoding='utf-8') as f:
+			f.write('before\n<!-- generated: x -->\nold\n<!-- end generated -->\nafter\n')
+
+	def text(self) -> str:
+		with open(self.path, encoding='utf-8') as f:
+			return f.read()
+
+	def replace(self, name: str, check: bool) -> int:
+		err = io.StringIO()
+		with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+			rc = docs.replace_block(self.path, name, 'new\n', check, 'docs.py ' + name)
+		self.err = err.getvalue()
+		return rc
+
+	def test_check_says_out_of_date_and_writes_nothing(self) -> None:
+		before = self.text()
+		self.assertEqual(self.replace('x', True), 1)
+		self.assertIn('is out of date: run docs.py x', self.err)
+		self.assertEqual(self.text(), before)
+
+	def test_write_then_check(self) -> None:
+		self.assertEqual(self.replace('x', False), 0)
+		self.assertEqual(self.text(), 'before\n<!-- generated: x -->\nnew\n<!-- end generated -->\nafter\n')
+		self.assertEqual(self.replace('x', True), 0)
+
+	def test_missing_block(self) -> None:
+		before = self.text()
+		self.assertEqual(self.replace('y', False), 1)
+		self.assertIn('has no generated block "y"', self.err)
+		self.assertEqual(self.text(), before)
+
+
+if __name__ == '__main__':
+	unittest.main()
