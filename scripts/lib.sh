@@ -56,10 +56,11 @@ FIXES=${IDA_KUNIT_FIXES:-}
 [ -n "$FIXES" ] || FIXES="$PATCHES-fixes"
 FIXES=$(abspath "$FIXES")
 # Build fixes that only some architectures need (a folder beside the
-# series, "<series folder>-arch-fixes"): its series file gives each patch
-# and the legs, rows of the architecture table, that need it.  A leg of
-# such an arch builds a worktree of the patched tree with those patches on
-# top (arch_fix_tree); every other leg builds the patched tree itself.
+# series, "<series folder>-arch-fixes"): its series file lists the
+# patches, its legs file the legs (rows of the architecture table) that
+# need each.  A leg of such an arch builds a worktree of the patched tree
+# with those patches on top (arch_fix_tree); every other leg builds the
+# patched tree itself.
 ARCH_FIXES=$(abspath "${IDA_KUNIT_ARCH_FIXES:-$PATCHES-arch-fixes}")
 # One base tag per branch: tags are shared by every worktree of a
 # repository, and a branch made in one (the scripts' own tests make one)
@@ -175,14 +176,32 @@ fixes_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$FIXES/series" | grep -v '^$' || true
 }
 
+# arch_fixes_patches: the patch files of the arch fixes, in order.
+arch_fixes_patches() {
+	[ -f "$ARCH_FIXES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$ARCH_FIXES/series" | grep -v '^$' || true
+}
+
+# arch_fix_legs PATCH: the legs (comma-separated) the arch fix PATCH is
+# for, from the folder's "legs" file; an error when it has no line there.
+arch_fix_legs() {
+	local legs
+	legs=$(sed -e 's/#.*//' "$ARCH_FIXES/legs" 2>/dev/null | awk -v p="$1" '$1 == p && NF == 2 { print $2 }')
+	[ -n "$legs" ] || {
+		echo "error: ${ARCH_FIXES#"$REPO"/}/legs gives no legs for $1" >&2
+		return 1
+	}
+	echo "$legs"
+}
+
 # arch_fixes_for ARCH: the arch fixes the legs of ARCH need, in order.
 arch_fixes_for() {
-	[ -f "$ARCH_FIXES/series" ] || return 0
-	sed -e 's/#.*//' "$ARCH_FIXES/series" | awk -v a="$1" -v f="$ARCH_FIXES/series" '
-		NF == 0 { next }
-		NF != 2 { print "error: " f ": a line needs a patch and its legs: " $0 > "/dev/stderr"; bad = 1; exit }
-		{ n = split($2, legs, ","); for (i = 1; i <= n; i++) if (legs[i] == a) print $1 }
-		END { exit bad }'
+	local p legs
+	while read -r p; do
+		legs=$(arch_fix_legs "$p") || return 1
+		[[ ",$legs," == *",$1,"* ]] && echo "$p"
+	done < <(arch_fixes_patches)
+	return 0
 }
 
 # arch_fix_tree ARCH PATCH...: a worktree of the patched tree (branch

@@ -208,7 +208,7 @@ if [ -f "$ARCH_FIXES/series" ]; then
 	check arch-fixes-apply "$REPO/scripts/checks/check-series.sh" arch-fixes
 	while read -r p; do
 		check "checkpatch-arch-fix-${p%.patch}" "$REPO/scripts/checks/check-series.sh" checkpatch-arch-fix "$p"
-	done < <(sed -e 's/#.*//' "$ARCH_FIXES/series" | awk 'NF { print $1 }')
+	done < <(arch_fixes_patches)
 fi
 check no-deprecated-ida-api "$REPO/scripts/checks/check-series.sh" api
 check no-incbin-in-headers "$REPO/scripts/checks/check-series.sh" incbin

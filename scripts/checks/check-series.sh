@@ -116,16 +116,21 @@ arch-fixes)
 	idx=$(mktemp) || exit 1
 	trap 'rm -f "$idx"' EXIT
 	GIT_INDEX_FILE=$idx git read-tree "$BRANCH" || die "cannot read the tree of $BRANCH"
-	while read -r p legs; do
+	while read -r p; do
 		[ -f "$ARCH_FIXES/$p" ] || die "${ARCH_FIXES#"$REPO"/}/series lists $p, which does not exist"
-		[ -n "$legs" ] || die "${ARCH_FIXES#"$REPO"/}/series: $p names no legs"
+		legs=$(arch_fix_legs "$p" 2>&1) || die "${legs#error: }"
 		for l in ${legs//,/ }; do
 			[[ "$known" == *" $l "* ]] || die "arch fix $p is for '$l', which is not a row of $ARCH_TABLE"
 		done
 		GIT_INDEX_FILE=$idx git apply --cached --check "$ARCH_FIXES/$p" 2>/dev/null ||
 			die "arch fix $p does not apply to the patched tree (branch $BRANCH)"
 		echo "$p applies to $BRANCH, for $legs"
-	done < <(sed -e 's/#.*//' "$ARCH_FIXES/series" | awk 'NF')
+	done < <(arch_fixes_patches)
+	# and the legs file names no patch the series does not list.
+	while read -r p; do
+		arch_fixes_patches | grep -qxF "$p" ||
+			die "${ARCH_FIXES#"$REPO"/}/legs names $p, which the series does not list"
+	done < <(sed -e 's/#.*//' "$ARCH_FIXES/legs" 2>/dev/null | awk 'NF { print $1 }')
 	;;
 incbin)
 	# scripts/ccache-cc keeps out of ccache every source that embeds a

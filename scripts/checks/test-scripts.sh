@@ -347,11 +347,11 @@ af_head=$(git -C "$af_tree" rev-parse HEAD)
 arch_fix_tree_run alpha $af >/dev/null 2>&1
 check_that "and a second leg on the same tree applies nothing again" "the worktree moved" \
 	test "$(git -C "$af_tree" rev-parse HEAD)" = "$af_head"
-mkdir -p "$tmp/bad-arch" && cp "$tmp/bad/$first" "$tmp/bad-arch/" && printf '%s x86_64\n' "$first" >"$tmp/bad-arch/series"
+mkdir -p "$tmp/bad-arch" && cp "$tmp/bad/$first" "$tmp/bad-arch/" && printf '%s\n' "$first" >"$tmp/bad-arch/series" && printf '%s x86_64\n' "$first" >"$tmp/bad-arch/legs"
 expect_error "an arch fix that does not apply is named" "arch fix $first does not apply to the patched tree" \
 	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" IDA_KUNIT_CACHE="$tmp/af-cache" "$REPO/scripts/run-kunit.sh" --arch x86_64
-printf '%s\n' "$first" >"$tmp/bad-arch/series"
-expect_error "an arch fix without its legs is named" "a line needs a patch and its legs" \
+printf '%s alpha\n' "other.patch" >"$tmp/bad-arch/legs"
+expect_error "an arch fix without its legs is named" "legs gives no legs for $first" \
 	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" IDA_KUNIT_CACHE="$tmp/af-cache" "$REPO/scripts/run-kunit.sh" --arch x86_64
 rm -rf "$tmp/af-cache" && git -C "$SRC" worktree prune
 
