@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/tools/ci-job.py: its expressions on the contexts
+the workflow uses, the stand-ins of the actions, and whole jobs of a small
+workflow (and of the project's own, for what it can check without a
+build)."""
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import tempfile
+import textwrap
+import unittest
+from types import ModuleType
+from typing import Any, List, Tuple
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_ci_job() -> ModuleType:
+	"""ci-job.py, whose name is not a module name."""
+	spec = importlib.util.spec_from_file_location(
+		'ci_job', os.path.join(REPO, 'scripts', 'tools', 'ci-job.py'))
+	assert spec and spec.loader
+	module = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(module)
+	return module
+
+
+ci_job = load_ci_job()
+
+WORKFLOW = textwrap.dedent('''\
+	on:
+	  push:
+	  workflow_dispatch:
+	    inputs:
+	      bench:
+	        type: boolean
+	        default: false
+	env:
+	  TOP: top-value
+	jobs:
+	  first:
+	    runs-on: x
+	    outputs:
+	      key: ${{ steps.k.outputs.key }}
+	    steps:
+	      - id: k
+	        run: echo "key=k-$TOP" >> "$GITHUB_OUTPUT"
+	      - run: mkdir -p out && echo payload > out/file && echo "## first" >> "$GITHUB_STEP_SUMMARY"
+	      - uses: actions/cache/save@0123
+	        with:
+	          path: out
+	          key: c-${{ steps.k.outputs.key }}
+	      - uses: actions/upload-artifact@0123
+	        with:
+	          name: art-first
+	          path: out/
+	  second:
+	    needs: first
+	    runs-on: x
+	    timeout-minutes: 1
+	    strategy:
+	      matrix:
+	        include:
+	          - {name: a, word: alpha}
+	          - {name: b, word: beta, fail: now}
+	    steps:
+	      - uses: actions/checkout@0123
+	      - id: r
+	        uses: actions/cache/restore@0123
+	        with:
+	          path: back
+	          key: c-${{ needs.first.outputs.key }}-more
+	          restore-keys: c-${{ needs.first.outputs.key }}
+	      - env:
+	          WORD: ${{ matrix.word }}
+	        run: |
+	          test "$(cat back/file)" = payload
+	          test -z "$(git config --global user.name || true)"
+	          test ! -e "$HOME/.gitconfig"
+	          echo "$WORD ${{ steps.r.outputs.cache-hit }}" > word
+	      - if: matrix.fail == 'now'
+	        run: exit 3
+	      - name: after a failure
+	        run: touch after
+	      - name: always
+	        if: always()
+	        run: touch always
+	      - if: steps.r.outputs.cache-hit != 'true' || inputs.bench
+	        run: touch bench
+	  third:
+	    needs: [second]
+	    if: always()
+	    runs-on: x
+	    steps:
+	      - uses: actions/download-artifact@0123
+	        with:
+	          pattern: art-*
+	          path: arts
+	      - run: test "$(cat arts/art-first/file)" = payload
+	''')
+
+
+class ExpressionTest(unittest.TestCase):
+	def ctx(self) -> Any:
+		c = ci_job.Context({'IDA_KUNIT_CACHE': '/c'}, {'name': 'x86_64', 'xfail': ''},
+				   {'tree': {'key': 'tree-v1'}}, {'bench': False})
+		c.steps['measured'] = {'cache-hit': 'true'}
+		return c
+
+	def test_contexts(self) -> None:
+		c = self.ctx()
+		self.assertEqual(c.substitute('${{ env.IDA_KUNIT_CACHE }}/linux-6.12'), '/c/linux-6.12')
+		self.assertEqual(c.substitute('ccache-${{ matrix.name }}-${{ needs.tree.outputs.key }}'),
+				 'ccache-x86_64-tree-v1')
+		self.assertEqual(c.substitute('[${{ matrix.xfail }}]'), '[]')
+		self.assertEqual(c.substitute('${{ matrix.missing }}'), '')
+
+	def test_conditions(self) -> None:
+		c = self.ctx()
+		cond = c.condition
+		self.assertTrue(cond("matrix.name == 'x86_64'"))
+		self.assertFalse(cond("matrix.name == 'um'"))
+		self.assertFalse(cond("steps.measured.outputs.cache-hit != 'true' || inputs.bench"))
+		self.assertTrue(cond("${{ !inputs.bench }}"))
+		self.assertTrue(cond(None))
+		c.failed = True
+		self.assertFalse(cond(None))
+		self.assertFalse(cond("matrix.name == 'x86_64'"))
+		self.assertTrue(cond('always()'))
+		self.assertFalse(cond("steps.measured.outputs.cache-hit != 'true' && success()"))
+		self.assertTrue(cond('failure()'))
+
+	def test_hash_files(self) -> None:
+		with tempfile.TemporaryDirectory() as d, contextlib.chdir(d):
+			self.assertEqual(ci_job.hash_files(['a/**']), '')
+			os.makedirs('a/b')
+			with open('a/b/f', 'w', encoding='utf-8') as f:
+				f.write('1')
+			one = ci_job.hash_files(['a/**'])
+			with open('a/b/f', 'w', encoding='utf-8') as f:
+				f.write('2')
+			self.assertNotIn(one, ('', ci_job.hash_files(['a/**'])))
+
+	def test_unsupported(self) -> None:
+		with self.assertRaises(ci_job.Unsupported):
+			self.ctx().substitute('${{ secrets.TOKEN }}')
+		with self.assertRaises(ci_job.Unsupported):
+			self.ctx().substitute('${{ toJSON(matrix) }}')
+
+
+class JobTest(unittest.TestCase):
+	def setUp(self) -> None:
+		self.dir = self.enterContext(tempfile.TemporaryDirectory())
+		self.store = os.path.join(self.dir, 'store')
+		self.wf = os.path.join(self.dir, 'wf.yml')
+		with open(self.wf, 'w', encoding='utf-8') as f:
+			f.write(WORKFLOW)
+
+	def job(self, *args: str, where: str = 'work') -> Tuple[int, List[str]]:
+		work = os.path.join(self.dir, where)
+		os.makedirs(work, exist_ok=True)
+		out, err = io.StringIO(), io.StringIO()
+		with contextlib.chdir(work), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+			rc = ci_job.main(['--store', self.store, '--workflow', self.wf, *args])
+		return rc, (out.getvalue() + err.getvalue()).splitlines()
+
+	def test_jobs_in_order(self) -> None:
+		rc, out = self.job('first', where='w1')
+		self.assertEqual(rc, 0, out)
+		self.assertEqual(out[-1].split(' (')[0], 'job first: success')
+		with open(os.path.join(self.store, 'outputs', 'first.json'), encoding='utf-8') as f:
+			self.assertEqual(json.load(f), {'key': 'k-top-value'})
+		with open(os.path.join(self.store, 'summary-first.md'), encoding='utf-8') as f:
+			self.assertEqual(f.read(), '## first\n')
+
+		rc, out = self.job('second', '--matrix', 'a', where='w2')
+		self.assertEqual(rc, 0, out)
+		self.assertIn('  cache restored c-k-top-value: c-k-top-value-more', out)
+		w2 = os.path.join(self.dir, 'w2')
+		with open(os.path.join(w2, 'word'), encoding='utf-8') as f:
+			self.assertEqual(f.read(), 'alpha false\n')
+		self.assertTrue(any(ln.startswith('step 4: run: skipped (if: ') for ln in out), out)
+		for name in ('after', 'always', 'bench'):
+			self.assertTrue(os.path.exists(os.path.join(w2, name)), name)
+
+		rc, out = self.job('second', '--matrix', 'b', where='w3')
+		self.assertEqual(rc, 1, out)
+		self.assertTrue(any(ln.startswith('step 4: run: exit 3 (') for ln in out), out)
+		self.assertIn('step 5: after a failure: skipped (if: success())', out)
+		w3 = os.path.join(self.dir, 'w3')
+		self.assertFalse(os.path.exists(os.path.join(w3, 'after')))
+		self.assertTrue(os.path.exists(os.path.join(w3, 'always')))
+		self.assertTrue(out[-1].startswith('job second (b): failure ('), out[-1])
+
+		rc, out = self.job('third', where='w4')
+		self.assertEqual(rc, 0, out)
+
+	def test_timeout(self) -> None:
+		with open(self.wf, 'w', encoding='utf-8') as f:
+			f.write('on: push\njobs:\n  slow:\n    timeout-minutes: 0.02\n    steps:\n'
+				'      - run: sleep 30\n      - if: always()\n        run: "true"\n')
+		rc, out = self.job('slow')
+		self.assertEqual(rc, 1, out)
+		self.assertTrue(out[0].startswith('step 1: run: run'), out)
+		self.assertTrue(out[1].startswith("step 1: run: timed out (the job's timeout-minutes)"), out)
+
+	def test_bad_requests(self) -> None:
+		rc, out = self.job('nojob')
+		self.assertEqual((rc, out[-1]), (2, 'error: no job nojob in ' + self.wf + ' (the jobs: first, second, third)'))
+		rc, out = self.job('second', '--matrix', 'c')
+		self.assertEqual((rc, out[-1]), (2, "error: no matrix row named 'c' (the rows: a, b)"))
+		rc, out = self.job('first', '--matrix', 'a')
+		self.assertEqual((rc, out[-1]), (2, 'error: the job has no matrix'))
+		with open(self.wf, 'w', encoding='utf-8') as f:
+			f.write('on: push\njobs:\n  j:\n    steps:\n      - uses: someone/action@v1\n')
+		rc, out = self.job('j')
+		self.assertEqual((rc, out[-1]), (2, 'error: cannot stand in for the action someone/action@v1'))
+
+	def test_project_workflow(self) -> None:
+		# Every job and matrix row of the project's workflow, and every
+		# expression of its steps and jobs, is one this program can read.
+		wf = ci_job.load_workflow(os.path.join(REPO, '.github', 'workflows', 'kunit.yml'))
+		for name, spec in wf['jobs'].items():
+			include = ((spec.get('strategy') or {}).get('matrix') or {}).get('include') or [{}]
+			for row in include:
+				c = ci_job.Context({'IDA_KUNIT_CACHE': '/c'}, row, {'tree': {'key': 'k'}}, {'bench': False})
+				with self.subTest(job=name, row=row.get('name')):
+					for step in spec.get('steps', []):
+						c.condition(step.get('if'))
+						for v in [step.get('run', '')] + list((step.get('with') or {}).values()) + \
+								list((step.get('env') or {}).values()):
+							c.substitute(str(v))
+
+
+if __name__ == '__main__':
+	unittest.main()
