@@ -107,8 +107,8 @@ WORKFLOW = textwrap.dedent('''\
 class ExpressionTest(unittest.TestCase):
 	def ctx(self) -> Any:
 		c = ci_job.Context({'IDA_KUNIT_CACHE': '/c'}, {'name': 'x86_64', 'xfail': ''},
-				   {'tree': {'key': 'tree-v1'}}, {'bench': False})
-		c.steps['measured'] = {'cache-hit': 'true'}
+				   {'tree': {'result': 'success', 'outputs': {'key': 'tree-v1'}}}, {'bench': False})
+		c.steps['measured'] = {'outputs': {'cache-hit': 'true'}, 'outcome': 'success'}
 		return c
 
 	def test_contexts(self) -> None:
@@ -172,9 +172,9 @@ class JobTest(unittest.TestCase):
 		rc, out = self.job('first', where='w1')
 		self.assertEqual(rc, 0, out)
 		self.assertEqual(out[-1].split(' (')[0], 'job first: success')
-		with open(os.path.join(self.store, 'outputs', 'first.json'), encoding='utf-8') as f:
-			self.assertEqual(json.load(f), {'key': 'k-top-value'})
-		with open(os.path.join(self.store, 'summary-first.md'), encoding='utf-8') as f:
+		with open(os.path.join(self.store, 'jobs', 'first.json'), encoding='utf-8') as f:
+			self.assertEqual(json.load(f), {'result': 'success', 'outputs': {'key': 'k-top-value'}})
+		with open(os.path.join(self.store, 'jobs', 'first', 'summary.md'), encoding='utf-8') as f:
 			self.assertEqual(f.read(), '## first\n')
 
 		rc, out = self.job('second', '--matrix', 'a', where='w2')
@@ -206,19 +206,148 @@ class JobTest(unittest.TestCase):
 		rc, out = self.job('slow')
 		self.assertEqual(rc, 1, out)
 		self.assertTrue(out[0].startswith('step 1: run: run'), out)
-		self.assertTrue(out[1].startswith("step 1: run: timed out (the job's timeout-minutes)"), out)
+		self.assertTrue(out[1].startswith("step 1: run: timed out (the job's timeout-minutes): the job is cancelled"), out)
+		self.assertTrue(out[3].startswith('step 2: run: exit 0'), out)
+		self.assertTrue(out[-1].startswith('job slow: cancelled'), out)
 
 	def test_bad_requests(self) -> None:
 		rc, out = self.job('nojob')
 		self.assertEqual((rc, out[-1]), (2, 'error: no job nojob in ' + self.wf + ' (the jobs: first, second, third)'))
 		rc, out = self.job('second', '--matrix', 'c')
 		self.assertEqual((rc, out[-1]), (2, "error: no matrix row named 'c' (the rows: a, b)"))
+		rc, out = self.job('second')
+		self.assertEqual((rc, out[-1]), (2, 'error: the job second has a matrix: pick a row with --matrix NAME (the rows: a, b)'))
 		rc, out = self.job('first', '--matrix', 'a')
-		self.assertEqual((rc, out[-1]), (2, 'error: the job has no matrix'))
+		self.assertEqual((rc, out[-1]), (2, 'error: the job first has no matrix'))
 		with open(self.wf, 'w', encoding='utf-8') as f:
 			f.write('on: push\njobs:\n  j:\n    steps:\n      - uses: someone/action@v1\n')
 		rc, out = self.job('j')
-		self.assertEqual((rc, out[-1]), (2, 'error: cannot stand in for the action someone/action@v1'))
+		self.assertEqual((rc, out[-1]), (2, 'error: cannot stand in for the action someone/action@v1 (step 1)'))
+
+	def write(self, text: str) -> None:
+		with open(self.wf, 'w', encoding='utf-8') as f:
+			f.write(textwrap.dedent(text))
+
+	def test_nothing_of_the_checkout_is_lost(self) -> None:
+		self.write('''\
+			on: push
+			jobs:
+			  up:
+			    steps:
+			      - run: mkdir -p a/.hidden && echo 1 > a/one && echo 2 > a/.hidden/two && echo 3 > a/.three
+			      - uses: actions/upload-artifact@0123
+			        with:
+			          name: art
+			          path: |
+			            a/
+			            b/
+			      - uses: actions/cache/save@0123
+			        with:
+			          path: nothing-here
+			          key: empty
+			      - uses: actions/cache/save@0123
+			        with:
+			          path: a
+			          key: full
+			  down:
+			    needs: up
+			    steps:
+			      - uses: actions/download-artifact@0123
+			        with:
+			          name: art
+			      - run: test "$(cat keep)" = mine && test "$(cat a/one)" = 1 && test ! -e a/.three && test ! -e a/.hidden
+			  restore:
+			    steps:
+			      - uses: actions/cache/restore@0123
+			        with:
+			          path: a
+			          key: full
+			  nokey:
+			    steps:
+			      - uses: actions/cache/restore@0123
+			        with:
+			          path: a
+			          key: ''
+			''')
+		rc, out = self.job('up', where='w1')
+		self.assertEqual(rc, 0, out)
+		self.assertIn('  warning: cache empty: none of its paths exists, nothing saved', out)
+		self.assertFalse(os.path.exists(os.path.join(self.store, 'cache', 'empty')))
+		# Several paths: the artifact's root is the folder they share,
+		# also when one is missing; dotfiles stay out.
+		self.assertEqual(sorted(os.listdir(os.path.join(self.store, 'artifacts', 'art'))), ['a'])
+		os.makedirs(os.path.join(self.dir, 'w2'))
+		with open(os.path.join(self.dir, 'w2', 'keep'), 'w', encoding='utf-8') as f:
+			f.write('mine\n')
+		rc, out = self.job('down', where='w2')
+		self.assertEqual(rc, 0, out)
+		# A restore never replaces what is there.
+		os.makedirs(os.path.join(self.dir, 'w3', 'a'))
+		with open(os.path.join(self.dir, 'w3', 'a', 'mine'), 'w', encoding='utf-8') as f:
+			f.write('mine\n')
+		rc, out = self.job('restore', where='w3')
+		self.assertEqual(rc, 1, out)
+		self.assertTrue(out[1].startswith('  error: cache restore onto a, which exists and is not empty'), out)
+		self.assertEqual(os.listdir(os.path.join(self.dir, 'w3', 'a')), ['mine'])
+		rc, out = self.job('nokey', where='w4')
+		self.assertEqual(rc, 1, out)
+		self.assertTrue(out[1].startswith('  error: cache restore: no key'), out)
+
+	def test_timeout_stops_the_whole_step(self) -> None:
+		# timeout(1) puts itself in a process group of its own, as
+		# scripts/run-kunit.sh runs kunit.py and QEMU.
+		self.write('''\
+			on: push
+			jobs:
+			  slow:
+			    timeout-minutes: 0.03
+			    steps:
+			      - run: timeout -k 5 250 sh -c 'echo $$ > sleeper.pid; exec sleep 250'
+			''')
+		rc, out = self.job('slow')
+		self.assertEqual(rc, 1, out)
+		with open(os.path.join(self.dir, 'work', 'sleeper.pid'), encoding='utf-8') as f:
+			pid = int(f.read())
+		self.assertFalse(os.path.exists(f'/proc/{pid}'), 'the sleeper outlived the job')
+
+	def test_needs_and_if(self) -> None:
+		self.write('''\
+			on: push
+			jobs:
+			  bad:
+			    steps:
+			      - run: exit 1
+			  after:
+			    needs: bad
+			    steps:
+			      - run: touch ran
+			  anyway:
+			    needs: [bad]
+			    if: always()
+			    steps:
+			      - if: true
+			        run: touch yes
+			      - if: false
+			        run: touch no
+			      - if: needs.bad.result == 'failure'
+			        run: touch saw-failure
+			  broken:
+			    steps:
+			      - run: touch ran
+			      - run: echo "${{ matrix.a == }}"
+			''')
+		rc, out = self.job('after', where='w0')
+		self.assertEqual((rc, out[-1]), (1, f'error: the job after needs bad, which has not run in {self.store}'))
+		self.assertEqual(self.job('bad')[0], 1)
+		rc, out = self.job('after', where='w1')
+		self.assertEqual((rc, out[-1]), (0, 'job after: skipped (if: success())'))
+		self.assertFalse(os.path.exists(os.path.join(self.dir, 'w1', 'ran')))
+		rc, out = self.job('anyway', where='w2')
+		self.assertEqual(rc, 0, out)
+		self.assertEqual(sorted(os.listdir(os.path.join(self.dir, 'w2'))), ['saw-failure', 'yes'])
+		rc, out = self.job('broken', where='w3')
+		self.assertEqual((rc, out[-1]), (2, "error: cannot stand in for the expression ' matrix.a == '"))
+		self.assertEqual(os.listdir(os.path.join(self.dir, 'w3')), [], 'a step ran before the check')
 
 	def test_project_workflow(self) -> None:
 		# Every job and matrix row of the project's workflow, and every
@@ -227,7 +356,8 @@ class JobTest(unittest.TestCase):
 		for name, spec in wf['jobs'].items():
 			include = ((spec.get('strategy') or {}).get('matrix') or {}).get('include') or [{}]
 			for row in include:
-				c = ci_job.Context({'IDA_KUNIT_CACHE': '/c'}, row, {'tree': {'key': 'k'}}, {'bench': False})
+				c = ci_job.Context({'IDA_KUNIT_CACHE': '/c'}, row, {'tree': {'result': 'success', 'outputs': {'key': 'k'}}},
+						   {'bench': False})
 				with self.subTest(job=name, row=row.get('name')):
 					for step in spec.get('steps', []):
 						c.condition(step.get('if'))

@@ -182,16 +182,31 @@ arch_fixes_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$ARCH_FIXES/series" | grep -v '^$' || true
 }
 
-# arch_fix_legs PATCH: the legs (comma-separated) the arch fix PATCH is
-# for, from the folder's "legs" file; an error when it has no line there.
-arch_fix_legs() {
-	local legs
-	legs=$(sed -e 's/#.*//' "$ARCH_FIXES/legs" 2>/dev/null | awk -v p="$1" '$1 == p && NF == 2 { print $2 }')
-	[ -n "$legs" ] || {
-		echo "error: ${ARCH_FIXES#"$REPO"/}/legs gives no legs for $1" >&2
+# arch_fix_legs_lines: the lines of the arch fixes' legs file, without
+# comments, carriage returns and blank lines; an error when it is missing.
+arch_fix_legs_lines() {
+	[ -f "$ARCH_FIXES/legs" ] || {
+		echo "error: ${ARCH_FIXES#"$REPO"/}/legs is missing: it names the legs of each arch fix" >&2
 		return 1
 	}
-	echo "$legs"
+	sed -e 's/#.*//' -e 's/\r$//' "$ARCH_FIXES/legs" | awk 'NF'
+}
+
+# arch_fix_legs PATCH: the legs (comma-separated) the arch fix PATCH is
+# for: the one line of the legs file that names it, with a patch and its
+# legs; an error otherwise, naming the line.
+arch_fix_legs() {
+	local all
+	all=$(arch_fix_legs_lines) || return 1
+	awk -v p="$1" -v f="${ARCH_FIXES#"$REPO"/}/legs" '
+		$1 != p { next }
+		NF != 2 { print "error: " f ": a line needs a patch and its legs: " $0 > "/dev/stderr"; bad = 1; exit }
+		{ n++; legs = $2 }
+		END {
+			if (bad) exit 1
+			if (n != 1) { print "error: " f " gives " (n ? n " lines" : "no legs") " for " p > "/dev/stderr"; exit 1 }
+			print legs
+		}' <<<"$all"
 }
 
 # arch_fixes_for ARCH: the arch fixes the legs of ARCH need, in order.

@@ -116,6 +116,13 @@ arch-fixes)
 	idx=$(mktemp) || exit 1
 	trap 'rm -f "$idx"' EXIT
 	GIT_INDEX_FILE=$idx git read-tree "$BRANCH" || die "cannot read the tree of $BRANCH"
+	# The legs file names no patch the series does not list,
+	legs=$(arch_fix_legs_lines 2>&1) || die "${legs#error: }"
+	while read -r p; do
+		arch_fixes_patches | grep -qxF "$p" ||
+			die "${ARCH_FIXES#"$REPO"/}/legs names $p, which the series does not list"
+	done < <(awk '{ print $1 }' <<<"$legs")
+	# and every patch of the series is there, for rows of the table.
 	while read -r p; do
 		[ -f "$ARCH_FIXES/$p" ] || die "${ARCH_FIXES#"$REPO"/}/series lists $p, which does not exist"
 		legs=$(arch_fix_legs "$p" 2>&1) || die "${legs#error: }"
@@ -126,11 +133,6 @@ arch-fixes)
 			die "arch fix $p does not apply to the patched tree (branch $BRANCH)"
 		echo "$p applies to $BRANCH, for $legs"
 	done < <(arch_fixes_patches)
-	# and the legs file names no patch the series does not list.
-	while read -r p; do
-		arch_fixes_patches | grep -qxF "$p" ||
-			die "${ARCH_FIXES#"$REPO"/}/legs names $p, which the series does not list"
-	done < <(sed -e 's/#.*//' "$ARCH_FIXES/legs" 2>/dev/null | awk 'NF { print $1 }')
 	;;
 incbin)
 	# scripts/ccache-cc keeps out of ccache every source that embeds a

@@ -353,6 +353,18 @@ expect_error "an arch fix that does not apply is named" "arch fix $first does no
 printf '%s alpha\n' "other.patch" >"$tmp/bad-arch/legs"
 expect_error "an arch fix without its legs is named" "legs gives no legs for $first" \
 	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" IDA_KUNIT_CACHE="$tmp/af-cache" "$REPO/scripts/run-kunit.sh" --arch x86_64
+printf '%s x86_64\n%s alpha\n' "$first" "$first" >"$tmp/bad-arch/legs"
+expect_error "an arch fix with two lines of legs is named" "legs gives 2 lines for $first" \
+	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" IDA_KUNIT_CACHE="$tmp/af-cache" "$REPO/scripts/run-kunit.sh" --arch x86_64
+printf '%s x86_64 alpha\n' "$first" >"$tmp/bad-arch/legs"
+expect_error "a line of legs that is not a patch and its legs is named" "a line needs a patch and its legs: $first x86_64 alpha" \
+	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" IDA_KUNIT_CACHE="$tmp/af-cache" "$REPO/scripts/run-kunit.sh" --arch x86_64
+rm "$tmp/bad-arch/legs"
+expect_error "a missing legs file is named" "legs is missing" \
+	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" IDA_KUNIT_CACHE="$tmp/af-cache" "$REPO/scripts/run-kunit.sh" --arch x86_64
+cp "$ARCH_FIXES"/* "$tmp/bad-arch/" && printf 'gone.patch sparc32\n' >>"$tmp/bad-arch/legs"
+expect_error "a legs line for a patch the series does not list is named" "legs names gone.patch, which the series does not list" \
+	env IDA_KUNIT_ARCH_FIXES="$tmp/bad-arch" "$REPO/scripts/checks/check-series.sh" arch-fixes
 rm -rf "$tmp/af-cache" && git -C "$SRC" worktree prune
 
 idr=$SRC/lib/idr.c
