@@ -6,30 +6,18 @@ workflow (and of the project's own, for what it can check without a
 build)."""
 
 import contextlib
-import importlib.util
 import io
 import json
 import os
 import tempfile
 import textwrap
 import unittest
-from types import ModuleType
 from typing import Any, List, Tuple
 
+from tool_module import load_tool
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def load_ci_job() -> ModuleType:
-	"""ci-job.py, whose name is not a module name."""
-	spec = importlib.util.spec_from_file_location(
-		'ci_job', os.path.join(REPO, 'scripts', 'tools', 'ci-job.py'))
-	assert spec and spec.loader
-	module = importlib.util.module_from_spec(spec)
-	spec.loader.exec_module(module)
-	return module
-
-
-ci_job = load_ci_job()
+ci_job = load_tool('ci-job.py', 'ci_job')
 
 WORKFLOW = textwrap.dedent('''\
 	on:

@@ -3,29 +3,19 @@
 """Unit tests of scripts/tools/cover-letter.py, on the recorded results
 folders of kunit/test_data/."""
 
-import importlib.util
 import json
 import os
 import shutil
 import tempfile
 import unittest
-from types import ModuleType
+
+from tool_module import load_tool
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(REPO, 'kunit', 'test_data', 'results')
 
 
-def load_cover_letter() -> ModuleType:
-	"""cover-letter.py, whose name is not a module name."""
-	spec = importlib.util.spec_from_file_location(
-		'cover_letter', os.path.join(REPO, 'scripts', 'tools', 'cover-letter.py'))
-	assert spec and spec.loader
-	module = importlib.util.module_from_spec(spec)
-	spec.loader.exec_module(module)
-	return module
-
-
-cover_letter = load_cover_letter()
+cover_letter = load_tool('cover-letter.py', 'cover_letter')
 
 
 class LegsBlockTest(unittest.TestCase):
