@@ -121,7 +121,7 @@ arch-fixes)
 	while read -r p; do
 		arch_fixes_patches | grep -qxF "$p" ||
 			die "${ARCH_FIXES#"$REPO"/}/legs names $p, which the series does not list"
-	done < <(awk '{ print $1 }' <<<"$legs")
+	done < <(awk 'NF { print $1 }' <<<"$legs")
 	# and every patch of the series is there, for rows of the table.
 	while read -r p; do
 		[ -f "$ARCH_FIXES/$p" ] || die "${ARCH_FIXES#"$REPO"/}/series lists $p, which does not exist"

@@ -16,9 +16,9 @@ workflow:
                              overwritten; restore takes the key, else the
                              newest key a restore-keys prefix starts)
   STORE/artifacts/NAME/      upload-artifact and download-artifact
-  STORE/jobs/JOB[-ROW].json  a job's result and outputs, for the jobs that
-                             need it
-  STORE/jobs/JOB[-ROW]/      its HOME, RUNNER_TEMP and step summary
+  STORE/jobs/JOB/ROW.json    a job's result and outputs, for the jobs that
+                             need it (ROW: the matrix row, "-" for none)
+  STORE/jobs/JOB/ROW/        its HOME, RUNNER_TEMP and step summary
 
 --matrix NAME picks the matrix row whose name is NAME; --env NAME=VALUE
 overrides a variable of the workflow's env (IDA_KUNIT_CACHE: the workflow's
@@ -64,8 +64,7 @@ from cli import ArgumentParser, InputError, run  # noqa: E402
 
 import yaml  # type: ignore[import]  # noqa: E402  (Debian has no stubs for PyYAML)
 
-# A mapping as the workflow's YAML gives it (YAML 1.1 reads the key "on"
-# as True).
+# A mapping as the workflow's YAML gives it.
 Mapping = Dict[Any, Any]
 
 # What may stand where, and the with: inputs of each action stood in for.
@@ -78,6 +77,11 @@ ACTIONS: Dict[str, Set[str]] = {
 	'actions/cache/save': {'path', 'key'},
 	'actions/upload-artifact': {'name', 'path', 'if-no-files-found', 'include-hidden-files'},
 	'actions/download-artifact': {'name', 'pattern', 'path'},
+}
+REQUIRED = {
+	'actions/cache/restore': ('path', 'key'),
+	'actions/cache/save': ('path', 'key'),
+	'actions/upload-artifact': ('path',),
 }
 # Seconds an always() step may take once the job's time has run out, and
 # between SIGTERM and SIGKILL.
@@ -144,6 +148,8 @@ class Context:
 		self.steps: Dict[str, Mapping] = {}	# id -> {'outputs', 'outcome', 'conclusion'}
 		self.failed = False
 		self.cancelled = False
+		# At job level, what success() says (every needed job succeeded).
+		self.ok: Optional[bool] = None
 
 	def lookup(self, name: str) -> object:
 		"""The value of a dotted context name; a name GitHub would give
@@ -213,7 +219,7 @@ class Context:
 			elif t == 'always()':
 				operand('True')
 			elif t == 'success()':
-				operand(repr(not self.failed and not self.cancelled))
+				operand(repr(self.ok if self.ok is not None else not self.failed and not self.cancelled))
 			elif t == 'failure()':
 				operand(repr(self.failed))
 			elif t == 'cancelled()':
@@ -248,6 +254,8 @@ class Context:
 		value = bool(self.evaluate(text))
 		if STATUS.search(unquoted):
 			return value
+		if self.ok is not None:
+			return value and self.ok
 		return value and not self.failed and not self.cancelled
 
 
@@ -293,7 +301,17 @@ def session_pids(sid: int) -> List[int]:
 
 def stop_session(proc: 'subprocess.Popen[bytes]') -> None:
 	"""SIGTERM every process of PROC's session (timeout(1) and what it
-	runs have process groups of their own), then SIGKILL what is left."""
+	runs have process groups of their own), then SIGKILL what is left.
+	A second SIGINT or SIGTERM meanwhile changes nothing."""
+	old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+	try:
+		stop_session_now(proc)
+	finally:
+		for s, handler in old.items():
+			signal.signal(s, handler)
+
+
+def stop_session_now(proc: 'subprocess.Popen[bytes]') -> None:
 	for sig, wait in ((signal.SIGTERM, GRACE_KILL), (signal.SIGKILL, 5)):
 		for pid in session_pids(proc.pid):
 			try:
@@ -349,9 +367,17 @@ class Runner:
 				name = to_str(step['uses']).split('@')[0]
 				if name not in ACTIONS:
 					raise Unsupported(f'the action {step["uses"]} (step {n})')
-				for key in step.get('with') or {}:
+				with_ = step.get('with') or {}
+				for key in with_:
 					if key not in ACTIONS[name]:
 						raise Unsupported(f'the input {key} of {name} (step {n})')
+				for key in REQUIRED.get(name, ()):
+					if not to_str(with_.get(key)).strip():
+						raise InputError(f'step {n}: {name} needs its input {key}')
+				if name == 'actions/upload-artifact':
+					for p in lines(with_.get('path')):
+						if p.startswith('!') or any(c in p for c in '*?['):
+							raise Unsupported(f'the artifact path {p} (a pattern; step {n})')
 			probe.condition(step.get('if'))
 			for v in [step.get('name'), step.get('run')] + list((step.get('with') or {}).values()) + \
 					list((step.get('env') or {}).values()):
@@ -517,14 +543,16 @@ class Runner:
 		GITHUB_ENV and GITHUB_PATH (kept for the later steps)."""
 		def pairs(path: str) -> Dict[str, str]:
 			got: Dict[str, str] = {}
-			with open(path, encoding='utf-8') as f:
-				text = f.read().splitlines()
+			with open(path, encoding='utf-8', errors='replace') as f:
+				text = f.read().split('\n')
 			i = 0
 			while i < len(text):
 				ln = text[i]
 				m = re.match(r'([^=<]+)<<(.+)$', ln)
 				if m:
-					end = text.index(m.group(2), i + 1) if m.group(2) in text[i + 1:] else len(text)
+					if m.group(2) not in text[i + 1:]:
+						raise InputError(f'{os.path.basename(path)}: no line {m.group(2)} ends {m.group(1)}')
+					end = text.index(m.group(2), i + 1)
 					got[m.group(1)] = '\n'.join(text[i + 1:end])
 					i = end + 1
 					continue
@@ -557,8 +585,6 @@ class Runner:
 		       'HOME': self.home, 'CI': 'true', 'GITHUB_ACTIONS': 'true', 'GITHUB_WORKSPACE': os.getcwd(),
 		       'GITHUB_STEP_SUMMARY': self.summary, 'RUNNER_TEMP': self.temp}
 		env.update(self.ctx.env)
-		env.update(self.added_env)
-		env.update({k: self.ctx.substitute(v) for k, v in (step.get('env') or {}).items()})
 		env.update(files)
 		now = time.monotonic()
 		limit = self.deadline - now if not self.ctx.cancelled else GRACE_STEP
@@ -566,7 +592,6 @@ class Runner:
 		return rc, late, self.read_files(files['GITHUB_OUTPUT'], files['GITHUB_ENV'], files['GITHUB_PATH'])
 
 	def steps(self) -> int:
-		self.check()
 		open(self.summary, 'w', encoding='utf-8').close()
 		for n, step in enumerate(self.spec.get('steps') or [], 1):
 			label = self.ctx.substitute(step.get('name') or step.get('uses') or 'run')
@@ -576,7 +601,15 @@ class Runner:
 					self.ctx.steps[step['id']] = {'outputs': {}, 'outcome': 'skipped', 'conclusion': 'skipped'}
 				continue
 			start = time.monotonic()
-			rc, late, outputs = self.run_step(n, label, step)
+			# The env context of a step: the workflow's and the job's,
+			# what earlier steps added with GITHUB_ENV, and its own env:.
+			job_env = self.ctx.env
+			self.ctx.env = {**job_env, **self.added_env}
+			self.ctx.env.update({to_str(k): self.ctx.substitute(v) for k, v in (step.get('env') or {}).items()})
+			try:
+				rc, late, outputs = self.run_step(n, label, step)
+			finally:
+				self.ctx.env = job_env
 			if 'id' in step:
 				outcome = 'success' if rc == 0 and not late else 'failure'
 				self.ctx.steps[step['id']] = {'outputs': outputs, 'outcome': outcome, 'conclusion': outcome}
@@ -596,10 +629,30 @@ class Runner:
 		return 1 if self.ctx.failed or self.ctx.cancelled else 0
 
 
+class Yaml12Loader(yaml.SafeLoader):  # type: ignore[misc]
+	"""PyYAML's safe loader (YAML 1.1) with the scalars GitHub reads as
+	strings kept so: yes, no, on, off, sexagesimal and 0-prefixed octal
+	numbers; only true and false are booleans (YAML 1.2's core schema)."""
+
+
+Yaml12Loader.yaml_implicit_resolvers = {
+	k: [(tag, rx) for tag, rx in v if tag not in ('tag:yaml.org,2002:bool', 'tag:yaml.org,2002:int',
+						      'tag:yaml.org,2002:float')]
+	for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+Yaml12Loader.add_implicit_resolver('tag:yaml.org,2002:bool', re.compile(r'^(?:true|True|TRUE|false|False|FALSE)$'),
+				   list('tTfF'))
+Yaml12Loader.add_implicit_resolver('tag:yaml.org,2002:int', re.compile(r'^(?:[-+]?(?:0|[1-9][0-9]*)|0x[0-9a-fA-F]+)$'),
+				   list('-+0123456789'))
+Yaml12Loader.add_implicit_resolver(
+	'tag:yaml.org,2002:float',
+	re.compile(r'^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$'),
+	list('-+0123456789.'))
+
+
 def load_workflow(path: str) -> Mapping:
 	try:
 		with open(path, encoding='utf-8') as f:
-			wf = yaml.safe_load(f)
+			wf = yaml.load(f, Loader=Yaml12Loader)
 	except yaml.YAMLError as e:
 		raise InputError(f'{path}: not YAML ({str(e).splitlines()[0]})') from e
 	if not isinstance(wf, dict) or not isinstance(wf.get('jobs'), dict):
@@ -647,7 +700,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 		if not isinstance(spec, dict):
 			raise BadRequest(f'no job {args.job} in {args.workflow} (the jobs: {", ".join(wf["jobs"])})')
 		matrix = matrix_row(args.job, spec, args.matrix)
-		label = args.job + (f'-{args.matrix}' if args.matrix else '')
+		row = args.matrix or '-'
+		if '/' in row or row.startswith('.'):
+			raise BadRequest(f'the matrix row {row!r}: a name with "/" or a leading "." cannot name a folder')
 		shown = args.job + (f' ({args.matrix})' if args.matrix else '')
 		store = os.path.abspath(args.store)
 		for sub in ('cache', 'artifacts', 'jobs'):
@@ -658,8 +713,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 		needs: Dict[str, Mapping] = {}
 		rank = {'success': 0, 'skipped': 1, 'cancelled': 2, 'failure': 3}
 		for j in needs_list:
-			results = sorted(glob.glob(os.path.join(store, 'jobs', f'{glob.escape(j)}.json')) +
-					 glob.glob(os.path.join(store, 'jobs', f'{glob.escape(j)}-*.json')))
+			if j not in wf['jobs']:
+				raise BadRequest(f'the job {args.job} needs {j}, which is not a job of {args.workflow}')
+			folder = os.path.join(store, 'jobs', j)
+			results = sorted(os.path.join(folder, e) for e in os.listdir(folder)
+					 if e.endswith('.json')) if os.path.isdir(folder) else []
 			if not results:
 				needs[j] = {'result': '', 'outputs': {}}
 				continue
@@ -680,8 +738,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 			ctx.env[to_str(k)] = ctx.substitute(v)
 		for kv in args.env:
 			k, _, v = kv.partition('=')
+			if k not in ctx.env:
+				raise BadRequest(f'--env {k}: not a variable of the env of {args.workflow} or of the job')
 			ctx.env[k] = v
-		record = os.path.join(store, 'jobs', f'{label}.json')
+		record = os.path.join(store, 'jobs', args.job, f'{row}.json')
+		os.makedirs(os.path.dirname(record), exist_ok=True)
+		# A record says how this run of the job ended, or nothing.
+		if os.path.exists(record):
+			os.unlink(record)
 
 		def finish(result: str, outputs: Dict[str, str], rc: int, why: str = '') -> int:
 			with open(record, 'w', encoding='utf-8') as f:
@@ -689,23 +753,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 			print(f'job {shown}: {result}{why}')
 			return rc
 		missing = [j for j, r in needs.items() if not r['result']]
-		# A job's own if: sees the jobs it needs as its steps see the
-		# steps before them.
-		ctx.failed = any(r['result'] == 'failure' for r in needs.values())
-		ctx.cancelled = any(r['result'] == 'cancelled' for r in needs.values())
-		if 'if' in spec:
-			go = ctx.condition(spec['if'])
-		else:
-			go = all(r['result'] == 'success' for r in needs.values())
-		if missing and (go or 'if' not in spec):
+		if missing:
 			print(f'error: the job {args.job} needs {", ".join(missing)}, which has not run in {store}', file=sys.stderr)
 			return 1
+		# At job level, success() is every needed job's success and
+		# failure() any one's failure; a job without if: runs on success().
+		all_ok = all(r['result'] == 'success' for r in needs.values())
+		ctx.ok = all_ok
+		ctx.failed = any(r['result'] == 'failure' for r in needs.values())
+		go = ctx.condition(spec['if']) if 'if' in spec else all_ok
+		ctx.ok = None
 		if not go:
 			return finish('skipped', {}, 0, f' (if: {to_str(spec.get("if", "success()"))})')
 		ctx.failed = ctx.cancelled = False
 		start = time.monotonic()
-		runner = Runner(store, label, spec, ctx)
-		rc = runner.steps()
+		runner = Runner(store, os.path.join(args.job, row), spec, ctx)
+		runner.check()
+		try:
+			rc = runner.steps()
+		except Interrupted:
+			finish('cancelled', {}, 1, ' (stopped by a signal)')
+			raise
+		except Exception:
+			finish('failure', {}, 1, ' (stopped by an error)')
+			raise
 		outputs = {to_str(k): ctx.substitute(v) for k, v in (spec.get('outputs') or {}).items()}
 		result = 'cancelled' if ctx.cancelled else 'failure' if rc else 'success'
 		return finish(result, outputs, rc, f' ({time.monotonic() - start:.0f}s)')
