@@ -388,7 +388,7 @@ class JobTest(unittest.TestCase):
 		self.assertEqual((rc, out[-1]), (2, f'error: --env NOT_THERE: not a variable of the env of {self.wf} or of the job'))
 
 	def test_interrupted(self) -> None:
-		# A SIGTERM stops the step's whole session, also when a second
+		# A SIGTERM stops every process of the step (its SID), also when a second
 		# one comes while it is being stopped, and the job's record says
 		# it was cancelled, not what an earlier run said.
 		self.write('''\

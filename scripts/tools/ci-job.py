@@ -30,7 +30,7 @@ changed: the steps install packages.
 Before a step runs, every step is checked: keys, actions and expressions
 this program cannot stand in for are refused then.  Expressions compare
 strings case-sensitively and have no loose equality (GitHub's '' == false).
-A timed-out or interrupted step's processes (its whole session) get
+A timed-out or interrupted step's processes (all with its SID) get
 SIGTERM, then SIGKILL; steps whose if: says always() still run after a
 timeout, with five minutes each.
 
@@ -284,7 +284,7 @@ def lines(value: object) -> List[str]:
 
 
 def session_pids(sid: int) -> List[int]:
-	"""The processes of the session SID."""
+	"""The processes whose SID is SID."""
 	pids = []
 	for entry in os.listdir('/proc'):
 		if not entry.isdigit():
@@ -300,7 +300,7 @@ def session_pids(sid: int) -> List[int]:
 
 
 def stop_session(proc: 'subprocess.Popen[bytes]') -> None:
-	"""SIGTERM every process of PROC's session (timeout(1) and what it
+	"""SIGTERM every process with PROC's SID (timeout(1) and what it
 	runs have process groups of their own), then SIGKILL what is left.
 	A second SIGINT or SIGTERM meanwhile changes nothing."""
 	old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -520,7 +520,7 @@ class Runner:
 		print(f'  artifacts downloaded: {", ".join(got) or "none"}')
 
 	def shell(self, script: str, env: Dict[str, str], limit: float) -> Tuple[int, bool]:
-		"""Run SCRIPT with bash -e in a session of its own for at most
+		"""Run SCRIPT with bash -e under a SID of its own (setsid) for at most
 		LIMIT seconds; its exit code (-N: killed by signal N), and whether
 		it ran out of time."""
 		with tempfile.NamedTemporaryFile('w', suffix='.sh', dir=self.temp, delete=False) as f:
