@@ -17,7 +17,7 @@ for group in "$@"; do
 	build)	 want+=(gcc make flex bison bc libelf-dev libssl-dev python3 ccache
 			cpio kmod rsync) ;;
 	checks)	 want+=(python3 python3-ply python3-git quilt patch perl liburcu-dev sparse
-			libxml2-utils mypy python3-jsonschema) ;;
+			libxml2-utils mypy python3-jsonschema python3-yaml) ;;
 	lint)	 want+=(shellcheck yamllint)
 		 command -v node >/dev/null && command -v npm >/dev/null || want+=(nodejs npm) ;;
 	bench)	 want+=(valgrind liburcu-dev) ;;
