@@ -209,6 +209,19 @@ arch_fix_legs() {
 		}' <<<"$all"
 }
 
+# arch_fix_legs_listed: an error when the legs file names a patch that the
+# series does not list.
+arch_fix_legs_listed() {
+	local p lines
+	lines=$(arch_fix_legs_lines) || return 1
+	while read -r p; do
+		arch_fixes_patches | grep -qxF "$p" || {
+			echo "error: ${ARCH_FIXES#"$REPO"/}/legs names $p, which the series does not list" >&2
+			return 1
+		}
+	done < <(awk 'NF { print $1 }' <<<"$lines")
+}
+
 # arch_fixes_for ARCH: the arch fixes the legs of ARCH need, in order.
 arch_fixes_for() {
 	local p legs
