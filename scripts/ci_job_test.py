@@ -16,6 +16,7 @@ import tempfile
 import textwrap
 import time
 import unittest
+import unittest.mock
 from typing import Any, List, Tuple
 
 from tool_module import load_tool
@@ -375,6 +376,11 @@ class JobTest(unittest.TestCase):
 			    needs: tree
 			    steps:
 			      - run: "true"
+			  passed:
+			    steps:
+			      - run: |
+			          test "$CI_JOB_TEST_CA" = /etc/proxy-ca.pem
+			          test -z "${CI_JOB_TEST_OTHER+set}"
 			''')
 		rc, out = self.job('j')
 		self.assertEqual(rc, 0, out)
@@ -386,6 +392,16 @@ class JobTest(unittest.TestCase):
 		self.assertEqual((rc, out[-1]), (1, f'error: the job uses-tree needs tree, which has not run in {self.store}'))
 		rc, out = self.job('j', '--env', 'NOT_THERE=1')
 		self.assertEqual((rc, out[-1]), (2, f'error: --env NOT_THERE: not a variable of the env of {self.wf} or of the job'))
+		# --pass gives a step one variable of this machine, and only that one.
+		machine = {'CI_JOB_TEST_CA': '/etc/proxy-ca.pem', 'CI_JOB_TEST_OTHER': 'not for steps'}
+		with unittest.mock.patch.dict(os.environ, machine):
+			self.assertEqual(self.job('passed')[0], 1)
+			rc, out = self.job('passed', '--pass', 'CI_JOB_TEST_CA')
+			self.assertEqual(rc, 0, out)
+		with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(io.StringIO()) as err:
+			ci_job.main(['--store', self.store, '--workflow', self.wf, '--pass', 'CI_JOB_TEST_CA', 'passed'])
+		self.assertEqual((e.exception.code, err.getvalue().splitlines()[-1]),
+				 (2, 'error: --pass CI_JOB_TEST_CA: not set here (see ci-job.py --help)'))
 
 	def test_interrupted(self) -> None:
 		# A SIGTERM stops every process of the step (its SID), also when a second

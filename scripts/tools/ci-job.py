@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run one job of the CI workflow here, as a runner would.
 
-  ci-job.py --store DIR [--workflow FILE] [--matrix NAME] [--env NAME=VALUE]... JOB
+  ci-job.py --store DIR [--workflow FILE] [--matrix NAME] [--env NAME=VALUE]...
+            [--pass NAME]... JOB
 
 The job's run: steps run in order with bash -e in the current folder (the
 top of a fresh clone: actions/checkout does nothing), each with its env:
@@ -24,7 +25,10 @@ workflow:
 overrides a variable of the workflow's env (IDA_KUNIT_CACHE: the workflow's
 /root/.cache/ida-kunit is also the README's commands' cache folder, and a
 cache restore refuses a path that exists and is not empty, as a runner
-never has one).  Run it as root on a machine or container that may be
+never has one).  --pass NAME gives every step this program's own NAME: a
+machine that reaches the package registries through a proxy needs its CA
+(NODE_EXTRA_CA_CERTS, SSL_CERT_FILE), which a runner has no use for; a
+NAME this program's environment does not have is an error.  Run it as root on a machine or container that may be
 changed: the steps install packages.
 
 Before a step runs, every step is checked: keys, actions and expressions
@@ -346,6 +350,8 @@ class Runner:
 		self.summary = os.path.join(self.own, 'summary.md')
 		self.added_env: Dict[str, str] = {}
 		self.added_path: List[str] = []
+		# --pass: variables of this machine every step gets, under the job's.
+		self.passed: Dict[str, str] = {}
 
 	def check(self) -> None:
 		"""Refuse, before anything runs, a job with a key, an action, an
@@ -580,10 +586,11 @@ class Runner:
 		files = {k: os.path.join(self.temp, f'{k.lower()}-{n}') for k in ('GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH')}
 		for path in files.values():
 			open(path, 'w', encoding='utf-8').close()
-		env = {'PATH': ':'.join(self.added_path + ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin',
-							  '/usr/bin', '/sbin', '/bin']),
-		       'HOME': self.home, 'CI': 'true', 'GITHUB_ACTIONS': 'true', 'GITHUB_WORKSPACE': os.getcwd(),
-		       'GITHUB_STEP_SUMMARY': self.summary, 'RUNNER_TEMP': self.temp}
+		dirs = self.added_path + ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']
+		env = dict(self.passed)
+		env.update({'PATH': ':'.join(dirs), 'HOME': self.home, 'CI': 'true', 'GITHUB_ACTIONS': 'true',
+			    'GITHUB_WORKSPACE': os.getcwd(), 'GITHUB_STEP_SUMMARY': self.summary,
+			    'RUNNER_TEMP': self.temp})
 		env.update(self.ctx.env)
 		env.update(files)
 		now = time.monotonic()
@@ -689,10 +696,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 	ap.add_argument('--matrix', metavar='NAME', help='the matrix row to run (its name)')
 	ap.add_argument('--env', metavar='NAME=VALUE', action='append', default=[],
 			help="override a variable of the workflow's env")
+	ap.add_argument('--pass', metavar='NAME', dest='passed', action='append', default=[],
+			help="give every step this program's own variable NAME (a proxy's CA)")
 	args = ap.parse_args(argv)
 	for kv in args.env:
 		if not re.match(r'[A-Za-z_][A-Za-z0-9_]*=', kv):
 			ap.error(f'--env {kv}: not NAME=VALUE')
+	for name in args.passed:
+		if name not in os.environ:
+			ap.error(f'--pass {name}: not set here')
 
 	def work() -> int:
 		wf = load_workflow(args.workflow)
@@ -768,6 +780,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 		ctx.failed = ctx.cancelled = False
 		start = time.monotonic()
 		runner = Runner(store, os.path.join(args.job, row), spec, ctx)
+		runner.passed = {name: os.environ[name] for name in args.passed}
 		runner.check()
 		try:
 			rc = runner.steps()
