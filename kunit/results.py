@@ -5,7 +5,10 @@
 Parses each log (--log, once per boot: a leg boots once for the cases of
 normal speed and once for the slow ones) with kunit_tool's own KTAP parser
 (kunit_parser, from the kernel tree given with --kunit-tool), merges the
-boots' results suite by suite, and writes into --out:
+boots' results suite by suite, and writes into --out.  A --program-log is
+KTAP a program printed from userspace in one of the boots (kunit/users):
+its suites join the boots' with no check of a boot (banner, leak scan).
+What it writes:
 
   ktap.log      the KTAP lines kunit_tool extracted from the kernel log
   results.json  kunit_tool's KernelCI-style JSON (kunit_json), each object
@@ -218,6 +221,7 @@ class Options:
 	"""The command line."""
 	kunit_tool: str
 	logs: list[str]
+	program_logs: list[str]
 	out: str
 	arch: str
 	expect_suites: list[str]
@@ -785,8 +789,11 @@ def run_results(opts: Options) -> int:
 	load_kunit_tool(opts.kunit_tool)
 	boots = read_boots(opts.logs)
 	lines = [line for boot in boots for line in boot]
+	# The KTAP of programs (kunit/users) comes with the boots', without
+	# the checks of a boot.
+	programs = read_boots(opts.program_logs)
 
-	ktaps = [ktap_lines(boot) for boot in boots]
+	ktaps = [ktap_lines(boot) for boot in boots + programs]
 	write_text(os.path.join(opts.out, 'ktap.log'),
 		   ''.join(line.text + '\n' for ktap in ktaps for line in ktap))
 
@@ -796,13 +803,15 @@ def run_results(opts: Options) -> int:
 	roots = []
 	boot_ran = []
 	with open(os.path.join(opts.out, 'summary.txt'), 'w', encoding='utf-8') as f, kunit_output(f):
-		for boot, ktap in zip(boots, ktaps):
+		for n, (boot, ktap) in enumerate(zip(boots + programs, ktaps)):
 			if not boot:
-				boot_ran.append(False)
+				if n < len(boots):
+					boot_ran.append(False)
 				continue
 			boot_root = parse_boot(boot)
 			boot_leaves = list(leaves(boot_root))
-			boot_ran.append(bool(boot_leaves))
+			if n < len(boots):
+				boot_ran.append(bool(boot_leaves))
 			details.update(case_details(ktap, boot_leaves))
 			roots.append(boot_root)
 		root = merge_boots(roots)
@@ -895,6 +904,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> Options:
 	ap.add_argument('--kunit-tool', required=True, help='tools/testing/kunit of the tree')
 	ap.add_argument('--log', required=True, action='append',
 			help='raw kernel log of a boot (repeatable: one per boot)')
+	ap.add_argument('--program-log', action='append', default=[],
+			help='KTAP a program printed in a boot (kunit/users), its lines out of the '
+			     'kernel log (repeatable): its cases count as the boots\' do')
 	ap.add_argument('--out', required=True, help='folder for the results')
 	ap.add_argument('--arch', required=True, help='the name of the leg')
 	ap.add_argument('--expect-suite', action='append', default=[],
@@ -924,7 +936,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> Options:
 	leg.add_argument('--vmlinux', help='the kernel that was booted')
 	leg.add_argument('--qemu-config', help='the QEMU config it was booted with')
 	a = ap.parse_args(argv)
-	return Options(kunit_tool=a.kunit_tool, logs=a.log, out=a.out, arch=a.arch,
+	return Options(kunit_tool=a.kunit_tool, logs=a.log, program_logs=a.program_log, out=a.out, arch=a.arch,
 		       expect_suites=a.expect_suite, expect_leak_scan=a.expect_leak_scan,
 		       expect_cpus=a.expect_cpus, expect_banner_of=a.expect_banner_of,
 		       failed_phase=a.failed_phase, message=a.message, timed_out=a.timed_out,

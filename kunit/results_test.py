@@ -465,6 +465,53 @@ class LeakScanTest(ResultsTestCase):
 		self.assertEqual(['the leak scan did not finish in pass.log'], run.problems('leak-scan'))
 
 
+class ProgramLogTest(ResultsTestCase):
+	"""The KTAP of a program of kunit/users, out of a boot's log."""
+
+	def test_program_suite_joins_the_boot(self) -> None:
+		run = self.run_main('leak-clean.log', args=['--expect-leak-scan', '--expect-suite', 'ida',
+							   '--program-log', test_data_path('users-sd.log'),
+							   '--expect-suite', 'sd'])
+		self.assertEqual(0, run.rc, run.stdout)
+		boot = self.run_main('leak-clean.log', args=['--expect-leak-scan'], out='boot-only')
+		self.assertEqual(boot.counts['passed'] + 5, run.counts['passed'])
+		sd = [(n, c) for n, c in run.json_cases() if n.startswith('sd.')]
+		self.assertEqual(['sd.sequential_names', 'sd.lowest_free_name', 'sd.restart_at_sda',
+				  'sd.add_remove_cycles', 'sd.probe_fails_on_enomem'], [n for n, _ in sd])
+		# Its lines keep the kernel's timestamps: each case has its time.
+		self.assertTrue(all(c['status'] == 'PASS' and c['duration'] > 0 for _, c in sd), sd)
+		self.assertIn('sd', [ts.get('name') for ts in run.junit.iter('testsuite')])
+		self.assertSameCases(run)
+		# No check of a boot reads it: it has no banner, no leak scan.
+		self.assertEqual([], run.counts['problems'])
+
+	def test_failed_program_case(self) -> None:
+		run = self.run_main('leak-clean.log', args=['--expect-leak-scan', '--program-log',
+							   test_data_path('users-sd-never-freed.log'),
+							   '--expect-suite', 'sd'])
+		self.assertEqual(1, run.rc)
+		self.assertEqual(['sd.lowest_free_name (failure)', 'sd.restart_at_sda (failure)',
+				  'sd.add_remove_cycles (failure)', 'sd.probe_fails_on_enomem (failure)'],
+				 run.counts['failed_cases'])
+		message = dict(run.json_cases())['sd.lowest_free_name']['log']
+		self.assertIn("new disk 1 is 'sdab' (Success), expected sdc", message)
+
+	def test_program_that_printed_nothing(self) -> None:
+		run = self.run_main('leak-clean.log', args=['--expect-leak-scan', '--program-log',
+							   test_data_path('empty.log'), '--expect-suite', 'sd'])
+		self.assertEqual(1, run.rc)
+		self.assertEqual(['suite sd did not run'], run.problems('suite-missing'))
+
+	def test_program_cut_short(self) -> None:
+		lines = fixture('users-sd.log')
+		cut = self.write_log('users-sd-cut.log', lines[:lines.index(next(
+			line for line in lines if 'ok 3 restart_at_sda' in line))])
+		run = self.run_main('leak-clean.log', args=['--expect-leak-scan', '--program-log', cut,
+							   '--expect-suite', 'sd'])
+		self.assertEqual(1, run.rc)
+		self.assertEqual(['sd.case 3 never reported (test_crashed)'], run.counts['failed_cases'])
+
+
 class BootTest(ResultsTestCase):
 	def vmlinux(self, banner: str) -> str:
 		"""A file with the banner as a built vmlinux holds it."""

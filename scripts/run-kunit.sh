@@ -117,6 +117,18 @@ case "$leak_scan" in
 ''|kmemleak) ;;
 *) die "unknown leak scan '$leak_scan' in $kunitconfig (known: kmemleak)" ;;
 esac
+# A kunitconfig's "# users: NAME..." has the leak-scan init run the
+# programs kunit/users/NAME.c before its scan, in the leg's first boot:
+# each drives one of the IDA's users from userspace and prints KTAP (one
+# suite, NAME), each line prefixed "users-NAME: ", which goes to results.py
+# as a log of its own.
+mapfile -t users < <(sed -n 's/^# users:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
+for u in "${users[@]}"; do
+	[[ "$u" =~ ^[a-z0-9_]+$ ]] || die "'# users: $u' in the kunitconfigs of $name: not a program name (a-z, 0-9, _)"
+	[ -f "$REPO/kunit/users/$u.c" ] || die "no program kunit/users/$u.c for '# users: $u' in the kunitconfigs of $name"
+done
+[ "${#users[@]}" -eq 0 ] || [ -n "$leak_scan" ] ||
+	die "'# users:' needs the leak-scan init ('# leak-scan: kmemleak') in the kunitconfigs of $name"
 if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ -z "$QEMU_CONFIG" ] || [ "$arch" != "$(uname -m)" ]; }; then
 	die "the leak scan needs a static init for $arch: only a leg of this machine's arch ($(uname -m)) has one"
 fi
@@ -329,7 +341,13 @@ if [ -n "$leak_scan" ]; then
 	"$COMPILER" -static -Os -Wall -o "$scan/root/leak-scan" "$REPO/kunit/leak-scan/leak-scan.c" \
 		>"$out/leak-scan-build.log" 2>&1 ||
 		die "cannot build the leak-scan init (see $out/leak-scan-build.log; a static libc is in libc6-dev)"
-	(cd "$scan/root" && echo leak-scan | cpio -o -H newc --quiet >"$scan/initrd.cpio") ||
+	mkdir -p "$scan/root/users" || die "cannot create $scan/root/users"
+	for u in "${users[@]}"; do
+		"$COMPILER" -static -Os -Wall -o "$scan/root/users/$u" "$REPO/kunit/users/$u.c" \
+			>"$out/users-$u-build.log" 2>&1 ||
+			die "cannot build kunit/users/$u.c (see $out/users-$u-build.log)"
+	done
+	(cd "$scan/root" && find leak-scan users | LC_ALL=C sort | cpio -o -H newc --quiet >"$scan/initrd.cpio") ||
 		die "cannot write $scan/initrd.cpio"
 	{ cat "$QEMU_CONFIG"
 	  printf '\n# The leak scan (scripts/run-kunit.sh).\nimport dataclasses\n'
@@ -355,23 +373,37 @@ case "$boots" in
 *) die "unknown boots '$(echo "$boots" | tr '\n' ' ')' in the kunitconfigs of $name (known: slow)" ;;
 esac
 rm -f "$build/.ida-kunit-boot-pid" "$build/.ida-kunit-slow-boot/.ida-kunit-boot-pid"
+# The users' programs run in the first boot: the kernel hands
+# ida_kunit_users=1 to init, and /dev/kmsg takes every line they write.
+users_args=()
+[ "${#users[@]}" -eq 0 ] || users_args=(--kernel_args ida_kunit_users=1 --kernel_args printk.devkmsg=on)
+users_boot=
 if [[ " ${extra[*]}" == *" --filter"* ]]; then
-	boot "" "$build"
+	boot "" "$build" "${users_args[@]}"
 	boot_log "" "$build"
+	users_boot=""
 elif [ "$boots" = slow ]; then
-	boot -slow "$build" --filter "speed<=slow"
+	boot -slow "$build" --filter "speed<=slow" "${users_args[@]}"
 	boot_log -slow "$build"
+	users_boot=-slow
 else
 	slow_dir=$build/.ida-kunit-slow-boot
 	{ rm -rf "$slow_dir" && mkdir "$slow_dir" && ln -s "$build"/* "$build/.config" "$slow_dir/" &&
 	  rm -f "$slow_dir/test.log"; } || die "cannot make the slow boot's folder $slow_dir"
 	boot -slow "$slow_dir" --filter "speed<=slow" &
 	slow_pid=$!
-	boot "" "$build" --filter "speed>slow"
+	boot "" "$build" --filter "speed>slow" "${users_args[@]}"
 	wait "$slow_pid"
 	boot_log "" "$build"
 	boot_log -slow "$slow_dir"
+	users_boot=""
 fi
+# Each program's KTAP, out of the kernel log of their boot, with the
+# timestamps of its lines: users-NAME.log.
+for u in "${users[@]}"; do
+	sed -n "s/^\(\[ *[0-9]*\.[0-9]*\] \)\{0,1\}users-$u: /\1/p" "$out/kernel$users_boot.log" >"$out/users-$u.log" ||
+		die "cannot write $out/users-$u.log"
+done
 trap - INT TERM
 t_run=$(elapsed "$t0")
 
@@ -384,6 +416,7 @@ args=(--kunit-tool "$SRC/tools/testing/kunit" "${logs[@]}" --out "$out"
 [ -z "$QEMU_CONFIG" ] || args+=(--qemu-config "$QEMU_CONFIG")
 for s in "${suites[@]}"; do args+=(--expect-suite "$s"); done
 [ -n "$leak_scan" ] && args+=(--expect-leak-scan)
+for u in "${users[@]}"; do args+=(--program-log "$out/users-$u.log" --expect-suite "$u"); done
 # The CPUs QEMU gives the guest (-smp in the QEMU config) must all come up.
 [ "$vcpus" -gt 1 ] && args+=(--expect-cpus "$vcpus")
 python3 "$REPO/kunit/results.py" "${args[@]}"

@@ -8,17 +8,26 @@
  * run by kunit.py with -no-reboot, turns into an exit: not every machine
  * can power off).
  *
+ * Before the scan, in the boot whose command line gives it
+ * ida_kunit_users=1 (which the kernel hands to init as an environment
+ * variable), it runs every program in /users, in the order of their names:
+ * the IDA's users driven from userspace (kunit/users), so that the scan
+ * also sees what they left behind.
+ *
  * kmemleak reports an object only once it is older than 5 seconds and
  * unreferenced in two scans, so it waits, then scans twice.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define KMEMLEAK "/debug/kmemleak"
@@ -85,8 +94,49 @@ static int report(void)
 	return objects;
 }
 
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int program(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* Run each program of /users; a line for any that did not exit 0. */
+static void run_users(void)
+{
+	struct dirent **names;
+	char path[300];
+	int n, i, status;
+	pid_t pid;
+
+	n = scandir("/users", &names, program, by_name);
+	if (n < 0) {
+		say("leak-scan: error: cannot read /users: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/users/%s", names[i]->d_name);
+		pid = fork();
+		if (pid == 0) {
+			execl(path, path, (char *)NULL);
+			say("leak-scan: error: cannot run %s: %s", path, strerror(errno));
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			say("leak-scan: error: cannot run %s: %s", path, strerror(errno));
+		else if (!WIFEXITED(status) || WEXITSTATUS(status))
+			say("leak-scan: error: %s ended with status %#x", path, status);
+		free(names[i]);
+	}
+	free(names);
+}
+
 int main(void)
 {
+	const char *users = getenv("ida_kunit_users");
 	int err, objects;
 
 	mkdir("/dev", 0755);
@@ -101,6 +151,8 @@ int main(void)
 		say("leak-scan: error: cannot mount debugfs: %s", strerror(errno));
 		goto out;
 	}
+	if (users && !strcmp(users, "1"))
+		run_users();
 	sleep(6);
 	err = kmemleak_command("scan");
 	if (!err) {

@@ -280,6 +280,12 @@ assert c["verdict"] == "FAIL" and "nonexistent-linux-gnu-gcc for powerpc is miss
 assert "nonexistent-linux-gnu-gcc for powerpc is missing" in open(sys.argv[1] + "/junit.xml").read()' "$IDA_KUNIT_RESULTS/powerpc"
 expect_error "a missing kunitconfig is named" "no kunitconfig /nonexistent" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig /nonexistent
+printf '# users: nosuch\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-nosuch.kunitconfig"
+expect_error "a users' program that does not exist is named" "no program kunit/users/nosuch.c for '# users: nosuch'" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-nosuch.kunitconfig"
+printf '# users: sd\nCONFIG_KUNIT=y\n' >"$tmp/users-no-init.kunitconfig"
+expect_error "users' programs without the leak-scan init that runs them are refused" "'# users:' needs the leak-scan init" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-no-init.kunitconfig"
 expect_error "a missing little-endian cross compiler is named" "compiler nonexistent-linux-gnu-gcc for ppc64le is missing" \
 	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch ppc64le
 expect_error "bench.sh rejects an unknown argument" "unknown argument '--fast'" "$REPO/scripts/tools/bench.sh" --fast

@@ -11,7 +11,9 @@
 # start) it prints nothing until --timeout has passed.  The boot of the slow
 # cases (--filter "speed<=slow") prints FAKE_KUNIT_SLOW_LOG, or one slow case
 # per suite.  A boot whose QEMU config runs the leak-scan init ends with
-# that init's line for a scan that found nothing.  A boot's output also goes
+# that init's line for a scan that found nothing, after, in the boot given
+# ida_kunit_users=1, a passing suite of one case for each program of the
+# kunitconfigs' "# users:" lines, as kunit/users print theirs.  A boot's output also goes
 # to test.log in the folder it was given, as kunit.py's does.
 # Like a kernel, a build's vmlinux holds a "Linux version" banner of that
 # build (#N: the builds made in the folder), and a boot prints the banner
@@ -103,6 +105,17 @@ elif cmd == 'exec':
 	qemu_config = args[args.index('--qemu_config') + 1] if '--qemu_config' in args else ''
 	if qemu_config and 'rdinit=/leak-scan' in open(qemu_config).read():
 		atexit.register(emit, 'leak-scan: kmemleak done: 0 unreferenced objects')
+		# The boot whose init runs the users' programs (kunit/users) prints
+		# a passing suite of one case for each, as they print theirs.
+		if 'ida_kunit_users=1' in args:
+			users: list[str] = []
+			for k in kunitconfigs:
+				with open(k) as f:
+					users += [w for line in f if line.startswith('# users:') for w in line.split(':', 1)[1].split()]
+			for user in reversed(users):
+				for text in reversed(['KTAP version 1', '1..1', '    KTAP version 1', f'    # Subtest: {user}',
+						      '    1..1', f'    ok 1 {user}_fake_case', f'ok 1 {user}']):
+					atexit.register(emit, f'users-{user}: {text}')
 	if '--qemu_args=-S' in args:
 		time.sleep(float(args[args.index('--timeout') + 1]) + 1)
 		emit('[fake] QEMU timed out after the limit')
