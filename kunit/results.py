@@ -785,7 +785,8 @@ def read_boots(paths: Sequence[str]) -> list[list[str]]:
 
 
 def run_results(opts: Options) -> int:
-	"""The results of a leg's boots (its kernel logs)."""
+	"""The results of a leg's boots (its kernel logs), with the KTAP of the
+	programs that ran in them (--program-log)."""
 	load_kunit_tool(opts.kunit_tool)
 	boots = read_boots(opts.logs)
 	lines = [line for boot in boots for line in boot]

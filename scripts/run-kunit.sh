@@ -118,11 +118,12 @@ case "$leak_scan" in
 *) die "unknown leak scan '$leak_scan' in $kunitconfig (known: kmemleak)" ;;
 esac
 # A kunitconfig's "# users: NAME..." has the leak-scan init run the
-# programs kunit/users/NAME.c before its scan, in the leg's first boot:
+# programs kunit/users/NAME.c before its scan, in one boot of the leg (the
+# one of the cases of normal speed, when there are two):
 # each drives one of the IDA's users from userspace and prints KTAP (one
 # suite, NAME), each line prefixed "users-NAME: ", which goes to results.py
 # as a log of its own.
-mapfile -t users < <(sed -n 's/^# users:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
+mapfile -t users < <(sed -n 's/^# users:[[:space:]]*//p' "${kunitconfigs[@]}" | tr -s '[:blank:]' '\n' | grep -v '^$' | sort -u)
 for u in "${users[@]}"; do
 	[[ "$u" =~ ^[a-z0-9_]+$ ]] || die "'# users: $u' in the kunitconfigs of $name: not a program name (a-z, 0-9, _)"
 	[ -f "$REPO/kunit/users/$u.c" ] || die "no program kunit/users/$u.c for '# users: $u' in the kunitconfigs of $name"
@@ -373,7 +374,8 @@ case "$boots" in
 *) die "unknown boots '$(echo "$boots" | tr '\n' ' ')' in the kunitconfigs of $name (known: slow)" ;;
 esac
 rm -f "$build/.ida-kunit-boot-pid" "$build/.ida-kunit-slow-boot/.ida-kunit-boot-pid"
-# The users' programs run in the first boot: the kernel hands
+# The users' programs run in one boot, the one given ida_kunit_users=1
+# (of the cases of normal speed, when there are two): the kernel hands
 # ida_kunit_users=1 to init, and /dev/kmsg takes every line they write.
 users_args=()
 [ "${#users[@]}" -eq 0 ] || users_args=(--kernel_args ida_kunit_users=1 --kernel_args printk.devkmsg=on)
@@ -401,7 +403,10 @@ fi
 # Each program's KTAP, out of the kernel log of their boot, with the
 # timestamps of its lines: users-NAME.log.
 for u in "${users[@]}"; do
-	sed -n "s/^\(\[ *[0-9]*\.[0-9]*\] \)\{0,1\}users-$u: /\1/p" "$out/kernel$users_boot.log" >"$out/users-$u.log" ||
+	# A boot that left no log leaves an empty one: results.py then
+	# names the suite that did not run.
+	sed -n "s/^\(\[ *[0-9]*\.[0-9]*\] \)\{0,1\}users-$u: /\1/p" "$out/kernel$users_boot.log" \
+		>"$out/users-$u.log" 2>/dev/null || : >"$out/users-$u.log" ||
 		die "cannot write $out/users-$u.log"
 done
 trap - INT TERM

@@ -13,7 +13,8 @@
 # per suite.  A boot whose QEMU config runs the leak-scan init ends with
 # that init's line for a scan that found nothing, after, in the boot given
 # ida_kunit_users=1, a passing suite of one case for each program of the
-# kunitconfigs' "# users:" lines, as kunit/users print theirs.  A boot's output also goes
+# kunitconfigs' "# users:" lines, as kunit/users print theirs (none with
+# FAKE_KUNIT_NO_USERS set, as when a program did not run).  A boot's output also goes
 # to test.log in the folder it was given, as kunit.py's does.
 # Like a kernel, a build's vmlinux holds a "Linux version" banner of that
 # build (#N: the builds made in the folder), and a boot prints the banner
@@ -107,7 +108,7 @@ elif cmd == 'exec':
 		atexit.register(emit, 'leak-scan: kmemleak done: 0 unreferenced objects')
 		# The boot whose init runs the users' programs (kunit/users) prints
 		# a passing suite of one case for each, as they print theirs.
-		if 'ida_kunit_users=1' in args:
+		if 'ida_kunit_users=1' in args and not os.environ.get('FAKE_KUNIT_NO_USERS'):
 			users: list[str] = []
 			for k in kunitconfigs:
 				with open(k) as f:
