@@ -225,6 +225,8 @@ echo "== userspace harness"
 check radix-tree-targets "$REPO/scripts/checks/radix-tree-test.sh"
 check xarray-rcu-race "$REPO/scripts/checks/xarray-rcu-race.sh"
 check xarray-rcu-race-fails-without-fix "$REPO/scripts/checks/xarray-rcu-race.sh" --rev "$PRISTINE_TAG" --runs 2 --expect-failure
+check maple-slowread-race "$REPO/scripts/checks/maple-slowread-race.sh"
+check maple-slowread-race-fails-without-fix "$REPO/scripts/checks/maple-slowread-race.sh" --rev "$PRISTINE_TAG" --expect-failure
 check suite-coverage "$REPO/scripts/tools/coverage.sh"
 grep '^coverage\|not run' "$LOGS/suite-coverage.log"
 # The figures the allocator patches quote, measured again (callgrind).

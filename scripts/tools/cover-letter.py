@@ -51,18 +51,21 @@ handful of fixed sequences rather than what the kernel-doc promises.
 And six years after the 2018 API rework, the deprecated ida_simple_get()
 and ida_simple_remove() wrappers are still there.
 
-The series applies on top of three fixes to Debian's tree that are not
+The series applies on top of four fixes to Debian's tree that are not
 part of it (their prerequisite-patch-ids are below): "xarray: Unlink a
 node before handing it to call_rcu()", for a use-after-free that the
 radix-tree harness's iteration test hits now and then, and every time
 once the writer is held up after call_rcu(); "kunit: tool: Allow kernel
 messages inside a subtest's header", without which a kernel message
 printed between the two header lines of a parameterised case makes
-kunit.py report a passing suite as crashed; and "reboot: Wait for the
+kunit.py report a passing suite as crashed; "reboot: Wait for the
 consoles before a restart or a halt", without which a PREEMPT_RT kernel
 loses its last console messages at a reboot, kunit_shutdown=reboot's
-included, and with them now and then the suite's last results.  Each
-goes to its maintainer on its own.
+included, and with them now and then the suite's last results; and
+"maple_tree: Wait for a slow reader's first read in the RCU test", for
+the harness's maple program, whose slow-reader test fails on a busy
+machine, and every time once its readers' first read is held back.
+Each goes to its maintainer on its own.
 
 Patches 1-3 fix what the new tests found in ida_alloc_range() when
 memory runs short, each with a regression test in the userspace harness
