@@ -404,6 +404,34 @@ scratch_worktree() {
 	echo "$wt"
 }
 
+# cannot_run MESSAGE: a check that could not run at all (exit 2, where a
+# check that ran and failed exits 1).
+cannot_run() {
+	echo "error: $*" >&2
+	exit 2
+}
+
+# harness_check_setup NAME REV OUT: what a check that builds a program of
+# kunit/harness into the radix-tree harness of a revision of the tree needs
+# first: its packages, REV checked out in the scratch worktree NAME, and
+# the results folder OUT made anew (only a folder marked as such a check's
+# is ever removed).  Prints the worktree's path and REV's commit; exits 2
+# (run it in $(...) and pass that on) when any of it cannot be done.
+harness_check_setup() {
+	local name=$1 rev=$2 out=$3 commit wt
+	"$REPO/scripts/install-deps.sh" build checks >&2 || exit 2
+	[ -d "$SRC/.git" ] || cannot_run "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
+	commit=$(git -C "$SRC" rev-parse -q --verify "$rev^{commit}") || cannot_run "no revision '$rev' in $SRC"
+	wt=$(scratch_worktree "$name") || exit 2
+	git -C "$wt" checkout -q -f --detach "$commit" || cannot_run "cannot check out $rev in $wt"
+	if [ -e "$out" ]; then
+		[ -f "$out/.ida-kunit-race" ] || cannot_run "$out exists and was not made by $(basename "$0"): move it away"
+		rm -rf "$out" || cannot_run "cannot remove the previous results in $out"
+	fi
+	{ mkdir -p "$out" && touch "$out/.ida-kunit-race"; } || cannot_run "cannot create $out"
+	echo "$wt $commit"
+}
+
 # use_ccache: ccache in the cache folder for the builds of a script.  Paths
 # below the cache folder (the tree, the build folders) are hashed relative
 # to it, so that a ccache copied to another cache folder (a new machine, a

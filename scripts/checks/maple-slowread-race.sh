@@ -35,23 +35,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ "$delay" =~ ^[0-9]+$ ]] || die "maple-slowread-race.sh: '$delay' is not a number"
-cannot() {
-	echo "error: $*" >&2
-	exit 2
-}
-
-"$REPO/scripts/install-deps.sh" build checks >&2 || exit 2
-[ -d "$SRC/.git" ] || cannot "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
-commit=$(git -C "$SRC" rev-parse -q --verify "$rev^{commit}") || cannot "no revision '$rev' in $SRC"
-wt=$(scratch_worktree maple) || exit 2
-git -C "$wt" checkout -q -f --detach "$commit" || cannot "cannot check out $rev in $wt"
+out=$RESULTS/maple-slowread-race
+setup=$(harness_check_setup maple "$rev" "$out") || exit 2
+read -r wt commit <<<"$setup"
 dir=$wt/tools/testing/radix-tree
-out=$RESULTS/maple-slowread-race${expect/pass/}
-if [ -e "$out" ]; then
-	[ -f "$out/.ida-kunit-race" ] || cannot "$out exists and was not made by maple-slowread-race.sh: move it away"
-	rm -rf "$out" || cannot "cannot remove the previous results in $out"
-fi
-{ mkdir -p "$out" && touch "$out/.ida-kunit-race"; } || cannot "cannot create $out"
 use_ccache
 cp "$REPO/kunit/harness/maple_slowread.c" "$dir/" || exit 2
 # The program includes maple.c, which make does not know: built anew.
@@ -63,7 +50,7 @@ for o in $HARNESS_OBJS; do [ "$o" = maple.o ] || objs+=("$o"); done
  make -s -j"$JOBS" CC="$CCACHE_CC gcc" "${objs[@]}" maple_slowread.o &&
  gcc -fsanitize=address -fsanitize=undefined -Wl,--wrap=usleep \
 	-o maple-slowread maple_slowread.o "${objs[@]}" -lpthread -lurcu) \
-	>"$out/build.log" 2>&1 || cannot "the test does not build (see $out/build.log)"
+	>"$out/build.log" 2>&1 || cannot_run "the test does not build (see $out/build.log)"
 
 printf '#!/bin/sh\nexec ./maple-slowread %s\n' "$delay" >"$dir/run-slowread" && chmod +x "$dir/run-slowread"
 read -r _ secs status < <(run_programs "$dir" "$out/run" 600 run-slowread)
@@ -71,7 +58,7 @@ rm -f "$dir/run-slowread"
 log=$out/run-run-slowread.log
 asserted=$(grep -o -m1 'run_check_rcu_slowread: Assertion[^.]*' "$log")
 echo "maple-slowread-race: $(git -C "$SRC" log -1 --format='%h %s' "$commit"): exit $status in ${secs}s${asserted:+ ($asserted)}, each slow reader's first read ${delay} us late"
-[ "$status" != 2 ] || ! grep -q 'did not take' "$log" || cannot "no reader was held back: the wrapper did not take, nothing was tested"
+[ "$status" != 2 ] || ! grep -q 'did not take' "$log" || cannot_run "no reader was held back: the wrapper did not take, nothing was tested"
 if [ "$expect" = failure ]; then
 	[ -n "$asserted" ] || die "the slow-reader test did not fail its assertion: the test did not catch the missing wait (see $log)"
 	echo "maple-slowread-race: the missing wait is caught without the fix"

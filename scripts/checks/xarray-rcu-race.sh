@@ -41,23 +41,10 @@ done
 for v in "$runs" "$delay" "$seconds"; do
 	[[ "$v" =~ ^[0-9]+$ ]] || die "xarray-rcu-race.sh: '$v' is not a number"
 done
-cannot() {
-	echo "error: $*" >&2
-	exit 2
-}
-
-"$REPO/scripts/install-deps.sh" build checks >&2 || exit 2
-[ -d "$SRC/.git" ] || cannot "no tree at $SRC: run scripts/setup-tree.sh and scripts/apply-series.sh first"
-commit=$(git -C "$SRC" rev-parse -q --verify "$rev^{commit}") || cannot "no revision '$rev' in $SRC"
-wt=$(scratch_worktree race) || exit 2
-git -C "$wt" checkout -q -f --detach "$commit" || cannot "cannot check out $rev in $wt"
-dir=$wt/tools/testing/radix-tree
 out=$RESULTS/xarray-rcu-race
-if [ -e "$out" ]; then
-	[ -f "$out/.ida-kunit-race" ] || cannot "$out exists and was not made by xarray-rcu-race.sh: move it away"
-	rm -rf "$out" || cannot "cannot remove the previous results in $out"
-fi
-{ mkdir -p "$out" && touch "$out/.ida-kunit-race"; } || cannot "cannot create $out"
+setup=$(harness_check_setup race "$rev" "$out") || exit 2
+read -r wt commit <<<"$setup"
+dir=$wt/tools/testing/radix-tree
 use_ccache
 cp "$REPO/kunit/harness/xa_rcu_race.c" "$dir/" || exit 2
 read -r -a objs <<<"$HARNESS_OBJS"
@@ -65,7 +52,7 @@ read -r -a objs <<<"$HARNESS_OBJS"
  make -s -j"$JOBS" CC="$CCACHE_CC gcc" "${objs[@]}" iteration_check.o xa_rcu_race.o &&
  gcc -fsanitize=address -fsanitize=undefined -Wl,--wrap=urcu_memb_call_rcu \
 	-o xa-rcu-race xa_rcu_race.o iteration_check.o "${objs[@]}" -lpthread -lurcu) \
-	>"$out/build.log" 2>&1 || cannot "the test does not build (see $out/build.log)"
+	>"$out/build.log" 2>&1 || cannot_run "the test does not build (see $out/build.log)"
 
 progs=()
 for ((i = 1; i <= runs; i++)); do
@@ -84,7 +71,7 @@ while read -r prog _ status; do
 done < <(run_programs "$dir" "$out/run" $((seconds + 120)) "${progs[@]}")
 rm -f "$dir"/run-[0-9]*
 echo "xarray-rcu-race: $(git -C "$SRC" log -1 --format='%h %s' "$commit"): $failed of $runs runs failed, $uaf with a use-after-free ($seconds s each, ${delay} us after each call_rcu())"
-[ "$untested" -eq 0 ] || cannot "$untested of $runs runs held up no call_rcu(): the wrapper did not take, nothing was tested"
+[ "$untested" -eq 0 ] || cannot_run "$untested of $runs runs held up no call_rcu(): the wrapper did not take, nothing was tested"
 if [ "$expect" = failure ]; then
 	[ "$uaf" -gt 0 ] || die "no run failed with a use-after-free: the test did not catch the race"
 	echo "xarray-rcu-race: the race is caught without the fix"
