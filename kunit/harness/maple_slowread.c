@@ -10,9 +10,11 @@
  * before the first store changed it; unless the writer waits for a first
  * read, it fails every time here ("run_check_rcu_slowread: Assertion").
  *
- * Usage: maple-slowread [DELAY_US]   (default 20000 us; 0: no delay)
- * Exits 0 when the tests passed, 2 when a delay was asked for and no reader
- * was held back (the wrapper did not take: then nothing was tested).
+ * Usage: maple-slowread [DELAY_US]   (default 500000 us; 0: no delay)
+ * Exits 0 when the tests passed; a failed test aborts (exit 134).  Prints
+ * "held back: a reader's first read" once the wrapper has delayed a read,
+ * and exits 2 when a delay was asked for and none was (the wrapper did not
+ * take: then nothing was tested).
  * Built by scripts/checks/maple-slowread-race.sh inside
  * tools/testing/radix-tree, from maple.c itself (its tests are static).
  */
@@ -22,7 +24,8 @@
 
 #define READER_SLEEP 400
 
-static unsigned int delay_us = 20000;
+/* One sleep of each slow reader: long, so that a busy machine cannot hide it. */
+static unsigned int delay_us = 500000;
 static unsigned long held_back;
 
 int __real_usleep(useconds_t usec);
@@ -35,7 +38,8 @@ int __wrap_usleep(useconds_t usec)
 	if (usec == READER_SLEEP && !first_done) {
 		first_done = true;
 		if (delay_us) {
-			__atomic_add_fetch(&held_back, 1, __ATOMIC_RELAXED);
+			if (__atomic_add_fetch(&held_back, 1, __ATOMIC_RELAXED) == 1)
+				printf("held back: a reader's first read, %u us\n", delay_us);
 			usec = delay_us;
 		}
 	}

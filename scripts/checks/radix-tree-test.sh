@@ -46,14 +46,13 @@ times=()
 # idr-test, xarray and multiorder side by side, then main and maple each on
 # its own: their threaded tests are the ones a busy machine disturbs most.
 # (maple's slow-reader RCU test failed once beside another program on
-# Debian's source: its writer did not wait for a reader's first read.  The
-# tree fix "maple_tree: Wait for a slow reader's first read in the RCU
+# Debian's source, as its writer did not wait for a reader's first read:
+# the tree fix "maple_tree: Wait for a slow reader's first read in the RCU
 # test" closes it, and checks/maple-slowread-race.sh shows it every time
-# without that fix.  main's ASan
-# use-after-free in iteration_check.c, now and then on Debian's source, is
-# the XArray's; the tree fix "xarray: Unlink a node before handing it to
-# call_rcu()" closes it, and checks/xarray-rcu-race.sh shows it every time
-# without that fix.)
+# without that fix.  main's ASan use-after-free in iteration_check.c, now
+# and then on Debian's source, is the XArray's: the tree fix "xarray:
+# Unlink a node before handing it to call_rcu()" closes it, and
+# checks/xarray-rcu-race.sh shows it every time without that fix.)
 while read -r prog secs rc; do
 	if [ "$rc" != 0 ]; then
 		failed+=("$prog")

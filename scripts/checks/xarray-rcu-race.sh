@@ -41,7 +41,9 @@ done
 for v in "$runs" "$delay" "$seconds"; do
 	[[ "$v" =~ ^[0-9]+$ ]] || die "xarray-rcu-race.sh: '$v' is not a number"
 done
+# The proof of failure keeps its results beside the passing run's.
 out=$RESULTS/xarray-rcu-race
+[ "$expect" = pass ] || out=$out-without-fix
 setup=$(harness_check_setup race "$rev" "$out") || exit 2
 read -r wt commit <<<"$setup"
 dir=$wt/tools/testing/radix-tree

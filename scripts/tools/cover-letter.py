@@ -63,8 +63,8 @@ consoles before a restart or a halt", without which a PREEMPT_RT kernel
 loses its last console messages at a reboot, kunit_shutdown=reboot's
 included, and with them now and then the suite's last results; and
 "maple_tree: Wait for a slow reader's first read in the RCU test", for
-the harness's maple program, whose slow-reader test fails on a busy
-machine, and every time once its readers' first read is held back.
+the harness's maple program, whose slow-reader test can fail on a busy
+machine, and does every time once its readers' first read is held back.
 Each goes to its maintainer on its own.
 
 Patches 1-3 fix what the new tests found in ida_alloc_range() when
