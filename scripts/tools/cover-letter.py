@@ -121,16 +121,24 @@ every workload and how to reproduce them; they are the same from run to
 run, as the benchmark program frees a deleted node at once instead of
 leaving it to liburcu's call_rcu thread.
 
+Patch 18 adds a KUnit suite for the DMA engine core's device and
+channel IDs, dma_ida and each device's chan_ida, another IDA user the
+2018 series converted.  None of the machines kunit_tool boots has a DMA
+controller with a driver in this tree, so it registers fake devices: it
+pins the lowest free device ID and its reuse, channel IDs numbered from
+0 and the dma<dev>chan<chan> names made of both, a removed channel's ID
+going to the next channel, and every ID given back by unregistering.
+
 This series is the 6.12 form.  Posted against mainline it would go as
-five submissions: patches 1-3 alone, for mm-hotfixes and stable; patch 4
+six submissions: patches 1-3 alone, for mm-hotfixes and stable; patch 4
 as an RFC to kunit-dev and the XArray maintainer, since it is new harness
 infrastructure; the suite, patches 5-8 (patches 9-12 are done in
 mainline already: rpmb in v6.13, the wrappers' removal in v6.18); patch
-13 to linuxppc-dev; and the allocator patches 14-17.  A rebase onto
-mainline meets timer_container_of() where this uses from_timer(), the
-KUnit generate_params callback that now takes the test, the suite's
-place in lib/tests/Makefile, and mainline's own ida_find_first_range()
-tests, which the suite must keep.
+13 to linuxppc-dev; the allocator patches 14-17; and patch 18 to
+dmaengine.  A rebase onto mainline meets timer_container_of() where
+this uses from_timer(), the KUnit generate_params callback that now
+takes the test, the suite's place in lib/tests/Makefile, and mainline's
+own ida_find_first_range() tests, which the suite must keep.
 
 To run the suites, with the series applied:
 
