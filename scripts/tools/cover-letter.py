@@ -43,7 +43,7 @@ ROWS = [('seq_alloc_64K', 'sequential alloc of 64K IDs'),
 	('churn_min1000', 'alloc/free churn at min 1000'),
 	('narrow_range_sparse_1M', '32-ID windows, sparse 1M')]
 
-TEXT = '''IDA: a KUnit suite for the IDA contract and its powerpc user, the end of ida_simple_*, and a faster ida_alloc/ida_free
+TEXT = '''IDA: a KUnit suite for the IDA contract and its powerpc and dmaengine users, the end of ida_simple_*, and a faster ida_alloc/ida_free
 
 The IDA's self-test, test_ida, is a module that counts its checks with
 printk() and prints one line that no test runner reads, and it checks a
