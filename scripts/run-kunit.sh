@@ -96,8 +96,13 @@ use_ccache
 unset KBUILD_BUILD_VERSION KBUILD_BUILD_TIMESTAMP
 # The arch's own suites come on top of the leg's kunitconfig.
 kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
-# The suites a kunitconfig must run are named in a "# suites:" comment.
-mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
+# The suites a kunitconfig must run are named in a "# suites:" comment.  A
+# leg that boots only for its slow cases ("# boots: slow" in its own
+# kunitconfig: the benchmark's) runs none of the cases of normal speed, and
+# so none of the arch's own suites: it expects only its kunitconfig's.
+suite_configs=("${kunitconfigs[@]}")
+grep -q '^# boots:[[:space:]]*slow[[:space:]]*$' "$kunitconfig" && suite_configs=("$kunitconfig")
+mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${suite_configs[@]}" | tr ' ' '\n' | grep -v '^$')
 # A kunitconfig's "# kernel-args:" comment gives kernel command line
 # arguments every boot of the leg gets (kunit.py --kernel_args): the
 # parameters that ask a suite for its cases that do not run by default.

@@ -457,10 +457,30 @@ cp "$FIX/fake-make" "$tmp/fake-bin/make"
 echo "int x;" >"$fake/lib/idr.c"
 echo "config IDA_FAKE" >"$fake/lib/Kconfig"
 cp "$REPO/kunitconfigs/ida.kunitconfig" "$tmp/fake.kunitconfig"
+# The recorded logs these legs print are of the ida suite alone, so they
+# run on a copy of the architecture table whose rows name no fragment with
+# suites of its own ("# suites:", such as the dmaengine suite's); the
+# benchmark's leg below runs on the table itself.  The QEMU configs are
+# the ones beside it, as for the table itself.
+mkdir -p "$tmp/table" && ln -s "$REPO/kunit/qemu_configs" "$tmp/table/qemu_configs"
+python3 - "$REPO/kunit/arches.tsv" "$REPO/kunitconfigs" >"$tmp/table/arches.tsv" <<'PY'
+import os, sys
+def has_suites(name):
+	with open(os.path.join(sys.argv[2], name + '.kunitconfig'), encoding='utf-8') as f:
+		return any(line.startswith('# suites:') for line in f)
+for line in open(sys.argv[1], encoding='utf-8'):
+	row = line.split()
+	if line.startswith('#') or len(row) < 5 or row[4] == '-':
+		print(line, end='')
+		continue
+	keep = [c for c in row[4].split(',') if not has_suites(c)]
+	row[4] = ','.join(keep) or '-'
+	print('\t'.join(row))
+PY
 fake_run() {	# fake_run [env...]: one x86_64 leg on the fake tree; prints its exit code and calls
 	local calls=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake/calls.log rc
 	rm -f "$calls" "${calls%.log}.jsonl"
-	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" "$@" \
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
 		>"$tmp/out" 2>"$tmp/err"
@@ -476,7 +496,7 @@ expect_calls "a first run configures and builds with kunit.py" "0 config build e
 # and the arch's kunitconfigs and the allnoconfig base, the QEMU config,
 # the compilers through ccache, the jobs, the time limit, each boot's filter.
 kunit_args_ok() {	# kunit_args_ok NAME ARCH: the last fake leg of ARCH gave kunit.py what it must
-	if python3 "$FIX/kunit-args.py" "$tmp/fake-cache" "$TREE_VERSION" "$2" "$tmp/fake.kunitconfig" "$REPO" \
+	if IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" python3 "$FIX/kunit-args.py" "$tmp/fake-cache" "$TREE_VERSION" "$2" "$tmp/fake.kunitconfig" "$REPO" \
 		"${IDA_KUNIT_TIMEOUT:-300}" "${IDA_KUNIT_JOBS:-$(nproc)}" >"$tmp/args-diff" 2>&1; then
 		ok "$1"
 	else
@@ -485,12 +505,12 @@ kunit_args_ok() {	# kunit_args_ok NAME ARCH: the last fake leg of ARCH gave kuni
 }
 kunit_args_ok "kunit.py gets every argument of the leg, and nothing else" x86_64
 rm -f "$tmp/fake-cache/build/linux-$TREE_VERSION-powerpc-fake/calls.jsonl"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch powerpc --kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
 kunit_args_ok "and a cross-compiled leg's get its --cross_compile and its compiler" powerpc
 rm -f "$tmp/fake-cache/build/linux-$TREE_VERSION-um-fake/calls.jsonl"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch um --kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
 kunit_args_ok "and a UML leg's no QEMU config and no cross compiler" um
@@ -536,7 +556,7 @@ check_that "each boot's log is its own, though the two run side by side" "a log 
 	"$tmp/fake-results/x86_64/kernel-slow.log" "$tmp/fake-results/x86_64/kernel.log"
 expect_calls "a failure in the slow boot fails the leg" "1 exec exec-slow" \
 	"$(fake_run FAKE_KUNIT_SLOW_LOG="$LOGS_DIR/fail.log")"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" \
 	-- --filter "speed=normal" >/dev/null 2>&1
@@ -547,7 +567,7 @@ expect_calls "a filter of the caller's own gets one boot" "exec" \
 # runs in the boot of the cases of normal speed, and its suite is the leg's.
 { cat "$tmp/fake.kunitconfig"; printf '# leak-scan: kmemleak\n# users: sd\n'; } >"$tmp/fake-users.kunitconfig"
 users_leg() {	# users_leg [env...]: a fake x86_64 leg with kunit/users/sd.c; its exit code
-	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" "$@" \
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-users --kunitconfig "$tmp/fake-users.kunitconfig" \
 		>"$tmp/out" 2>"$tmp/err"
@@ -613,7 +633,7 @@ expect_calls "a run waits while another holds the build folder" "0 exec exec-slo
 check_that "and says so, and starts once it is free" "it did not wait: $(grep -c 'another run' "$tmp/err") $(elapsed "$t0")s" \
 	sh -c 'grep -q "another run is using" "$1" && [ "$2" -ge 1 ]' - "$tmp/err" "$(elapsed "$t0")"
 wait "$holder"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" IDA_KUNIT_TIMEOUT=60 FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" -- --qemu_args=-S \
 	>"$tmp/out" 2>"$tmp/err" &
@@ -638,7 +658,7 @@ check_that "and no boot is left running" "one is: $(pgrep -f "build_dir $tmp/fak
 
 # A leg that stops before its boot leaves no earlier run's counts behind.
 expect_calls "a passing leg, first" "0 exec exec-slow" "$(fake_run)"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/nonexistent.kunitconfig" >/dev/null 2>&1
 check_that "a leg that stops before its boot leaves a failed counts.json, not the last run's" \
@@ -650,7 +670,7 @@ mkdir -p "$tmp/fake-results/mine" && echo "keep" >"$tmp/fake-results/mine/notes.
 expect_error "a results folder a leg did not make is not emptied" "is not a leg's results folder" \
 	env IDA_KUNIT_RESULTS="$tmp/fake-results" "$REPO/scripts/run-kunit.sh" --arch x86_64 --name mine
 check_that "and its files are still there" "they are gone" test -f "$tmp/fake-results/mine/notes.txt"
-( cd "$tmp" && env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE=rel-cache \
+( cd "$tmp" && env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE=rel-cache \
 	IDA_KUNIT_RESULTS=rel-results FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/fake.kunitconfig" >/dev/null 2>&1 )
 check_that "relative IDA_KUNIT_* paths are taken from the current folder" "results are elsewhere" \

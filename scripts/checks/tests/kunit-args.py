@@ -10,13 +10,16 @@ Usage: kunit-args.py CACHE TREE_VERSION ARCH KUNITCONFIG REPO TIMEOUT JOBS
 """
 
 import json
+import os
 import sys
 from typing import Dict, List
 
 
 def wanted(cache: str, tree: str, arch: str, kunitconfig: str, repo: str, timeout: str,
 	   jobs: str) -> Dict[str, List[str]]:
-	with open(f'{repo}/kunit/arches.tsv', encoding='utf-8') as f:
+	# The table the leg ran on: run-kunit.sh's IDA_KUNIT_ARCH_TABLE, as lib.sh reads it.
+	table = os.environ.get('IDA_KUNIT_ARCH_TABLE') or f'{repo}/kunit/arches.tsv'
+	with open(table, encoding='utf-8') as f:
 		row = next(r for r in (line.split() for line in f) if r and r[0] == arch)
 	cross = '' if row[1] == '-' else row[1]
 	build = f'{cache}/build/linux-{tree}-{arch}-fake'
@@ -39,7 +42,7 @@ def wanted(cache: str, tree: str, arch: str, kunitconfig: str, repo: str, timeou
 	if cross:
 		configs += ['--cross_compile', cross]
 	# A row without QEMU is UML: kunit.py's default, no QEMU config.
-	qemu = [] if row[2] == '-' else ['--qemu_config', f'{repo}/kunit/qemu_configs/{arch}.py']
+	qemu = [] if row[2] == '-' else ['--qemu_config', f'{os.path.dirname(table)}/qemu_configs/{arch}.py']
 	make = ['--make_options', f'CC={cache}/bin/ccache-cc {cross}gcc',
 		'--make_options', f'HOSTCC={cache}/bin/ccache-cc gcc']
 	boot = ['--timeout', timeout, '--raw_output=all'] + kernel_args
