@@ -6,8 +6,10 @@
 # Configures, builds and boots the patched tree with kunit_tool in QEMU, in
 # the persistent build folder of that tree and arch, then writes KTAP, JSON
 # and JUnit results to $IDA_KUNIT_RESULTS/NAME (NAME defaults to ARCH).
-# Every leg of an arch also runs that arch's own suites (ARCH_KUNITCONFIGS
-# in lib.sh: the book3s64 MMU context suite on the 64-bit powerpc arches).
+# Every leg of an arch also builds that arch's own suites (ARCH_KUNITCONFIGS
+# in lib.sh: the book3s64 MMU context suite on the 64-bit powerpc arches,
+# the dmaengine suite on um, x86_64, powerpc and ppc64le) and runs them,
+# unless it boots only for its slow cases.
 # Exits 0 only when every case passed (or was skipped, which is counted and
 # reported as such).
 # shellcheck source=scripts/lib.sh

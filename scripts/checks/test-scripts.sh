@@ -16,6 +16,11 @@ FIX=$REPO/scripts/checks/tests
 LOGS_DIR=$REPO/kunit/test_data
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# A signal ends the run through its EXIT trap, which removes what the run
+# made, the scratch branch and tag in the patched tree's repository among
+# them (a branch left there would be work that every later run refuses).
+trap 'exit 130' INT
+trap 'exit 143' TERM
 n=0
 failures=0
 
@@ -495,25 +500,46 @@ expect_calls "a first run configures and builds with kunit.py" "0 config build e
 # Every argument run-kunit.sh gives kunit.py, and nothing else: the leg's
 # and the arch's kunitconfigs and the allnoconfig base, the QEMU config,
 # the compilers through ccache, the jobs, the time limit, each boot's filter.
-kunit_args_ok() {	# kunit_args_ok NAME ARCH: the last fake leg of ARCH gave kunit.py what it must
-	if IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" python3 "$FIX/kunit-args.py" "$tmp/fake-cache" "$TREE_VERSION" "$2" "$tmp/fake.kunitconfig" "$REPO" \
+kunit_args_ok() {	# kunit_args_ok NAME ARCH [TABLE]: the last fake leg of ARCH (on TABLE) gave kunit.py what it must
+	if IDA_KUNIT_ARCH_TABLE="${3:-$ARCH_TABLE}" python3 "$FIX/kunit-args.py" "$tmp/fake-cache" "$TREE_VERSION" "$2" "$tmp/fake.kunitconfig" "$REPO" \
 		"${IDA_KUNIT_TIMEOUT:-300}" "${IDA_KUNIT_JOBS:-$(nproc)}" >"$tmp/args-diff" 2>&1; then
 		ok "$1"
 	else
 		not_ok "$1" "$(head -c 600 "$tmp/args-diff")"
 	fi
 }
-kunit_args_ok "kunit.py gets every argument of the leg, and nothing else" x86_64
+kunit_args_ok "kunit.py gets every argument of the leg, and nothing else" x86_64 "$tmp/table/arches.tsv"
 rm -f "$tmp/fake-cache/build/linux-$TREE_VERSION-powerpc-fake/calls.jsonl"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch powerpc --kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
 kunit_args_ok "and a cross-compiled leg's get its --cross_compile and its compiler" powerpc
 rm -f "$tmp/fake-cache/build/linux-$TREE_VERSION-um-fake/calls.jsonl"
-env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
 	"$REPO/scripts/run-kunit.sh" --arch um --kunitconfig "$tmp/fake.kunitconfig" >"$tmp/out" 2>"$tmp/err"
 kunit_args_ok "and a UML leg's no QEMU config and no cross compiler" um
+# On the table itself: a leg expects the suites its arch's fragments name
+# (the x86_64 row's dmaengine suite, which the recorded log lacks), and a
+# leg that boots only for its slow cases expects only its own.  (Build
+# folders of their own: a kunitconfig of another name.)
+cp "$tmp/fake.kunitconfig" "$tmp/fake-arch-suites.kunitconfig"
+if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" FAKE_KUNIT_SLOW_LOG="$LOGS_DIR/skip.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-arch-suites --kunitconfig "$tmp/fake-arch-suites.kunitconfig" >"$tmp/out" 2>&1; then
+	not_ok "a leg expects the suites of its arch's fragments" "it passed: $(tail -n 1 "$tmp/out" | head -c 300)"
+else
+	check_that "a leg expects the suites of its arch's fragments" "$(tail -n 2 "$tmp/out" | head -c 300)" \
+		grep -q "suite dmaengine did not run" "$tmp/out"
+fi
+{ printf '# suites: ida\n# boots: slow\n'; grep -v '^#' "$tmp/fake.kunitconfig"; } >"$tmp/fake-slow.kunitconfig"
+if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_SLOW_LOG="$LOGS_DIR/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-slow --kunitconfig "$tmp/fake-slow.kunitconfig" >"$tmp/out" 2>&1; then
+	ok "and one that boots only for its slow cases, only its own"
+else
+	not_ok "and one that boots only for its slow cases, only its own" "$(tail -n 2 "$tmp/out" | head -c 300)"
+fi
 expect_calls "a rerun with nothing changed only boots" "0 exec exec-slow" "$(fake_run)"
 if grep -qE "build [0-9]+s \(up to date\)" "$tmp/err"; then
 	ok "a rerun says the kernel is up to date"

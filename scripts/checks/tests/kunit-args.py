@@ -3,7 +3,8 @@
 """What run-kunit.sh must give kunit.py for a fake leg of
 scripts/checks/test-scripts.sh (its kunitconfig is named "fake"), argument
 for argument: the calls the fake kunit.py recorded (calls.jsonl) against
-the ones wanted, from the arch's row of kunit/arches.tsv.  Prints each
+the ones wanted, from the arch's row of the table the leg ran on
+(IDA_KUNIT_ARCH_TABLE, by default kunit/arches.tsv).  Prints each
 difference and exits 1 when there is one.
 
 Usage: kunit-args.py CACHE TREE_VERSION ARCH KUNITCONFIG REPO TIMEOUT JOBS
