@@ -80,7 +80,8 @@ for q in "${quotes[@]}"; do
 		failed=1
 	fi
 done
-# The cover letter's block: before the allocator patches -> the branch.
+# The cover letter's block: before the allocator patches -> after the last
+# patch that changes the allocator.
 if out=$(python3 "$REPO/scripts/tools/cover-letter.py" --bench-check "$PATCHES/0000-cover-letter.patch" "$RESULTS"); then
 	echo "cover letter: ${out#*: }"
 else

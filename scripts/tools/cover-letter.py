@@ -196,9 +196,11 @@ def load(path: str) -> Optional[JsonObject]:
 
 
 def bench_block(src: str, results: str) -> str:
-	"""The IDA rows of the benchmark before the allocator patches and at the
-	end of the series, with the IDR's for scale."""
-	tip = git(src, 'rev-parse', 'ida-kunit')
+	"""The IDA rows of the benchmark before the allocator patches and after
+	the last patch that changes the allocator (lib/idr.c and
+	include/linux/idr.h, what scripts/tools/bench.sh takes from a
+	revision), with the IDR's for scale."""
+	tip = git(src, 'log', '-1', '--format=%H', 'pristine..ida-kunit', '--', 'lib/idr.c', 'include/linux/idr.h')
 	base = git(src, 'log', '--format=%H', '--fixed-strings', f'--grep={BENCH_PATCH}',
 		   'pristine..ida-kunit')
 	runs: Dict[str, JsonObject] = {}
@@ -213,7 +215,7 @@ def bench_block(src: str, results: str) -> str:
 	if tip not in runs or base not in runs:
 		raise CoverLetterError(f'no userspace benchmark of the benchmark patch and the branch in '
 				       f'{results}/bench: run scripts/tools/bench.sh --no-kernel --rev {base[:12]} '
-				       '--rev ida-kunit')
+				       f'--rev {tip[:12]}')
 	before, after = runs[base]['instructions_per_op'], runs[tip]['instructions_per_op']
 	b, a = (cast(bench_table.UserspaceResult, runs[r]) for r in (base, tip))
 	lines = []
