@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt, what a step needs and is missing.
 # Usage: install-deps.sh GROUP...
-# Groups: git, python, tree, build, checks, lint, bench, and every architecture of
+# Groups: git, python, tree, build, checks, lint, bench, users (the initiators
+# kunit/users drives), and every architecture of
 # kunit/arches.tsv (its packages column).
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +22,7 @@ for group in "$@"; do
 	lint)	 want+=(shellcheck yamllint)
 		 command -v node >/dev/null && command -v npm >/dev/null || want+=(nodejs npm) ;;
 	bench)	 want+=(valgrind liburcu-dev) ;;
+	users)	 want+=(libiscsi-bin) ;;
 	browser) want+=(chromium) ;;
 	*)	 arch_params "$group"
 		 want+=("${ARCH_PACKAGES[@]}") ;;

@@ -140,6 +140,21 @@ done
 if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ -z "$QEMU_CONFIG" ] || [ "$arch" != "$(uname -m)" ]; }; then
 	die "the leak scan needs a static init for $arch: only a leg of this machine's arch ($(uname -m)) has one"
 fi
+# A kunitconfig's "# users-bin: PATH..." copies programs of this machine
+# (absolute paths), with the shared libraries and the loader they need,
+# into the initramfs at the same paths, for the users' programs to run:
+# the initiators that nobody here wrote (install-deps.sh's group "users").
+mapfile -t users_bin < <(sed -n 's/^# users-bin:[[:space:]]*//p' "${kunitconfigs[@]}" | tr -s '[:blank:]' '\n' | grep -v '^$' | sort -u)
+[ "${#users_bin[@]}" -eq 0 ] || [ "${#users[@]}" -gt 0 ] ||
+	die "'# users-bin:' without a program of kunit/users to run them ('# users:') in the kunitconfigs of $name"
+if [ "${#users_bin[@]}" -gt 0 ]; then
+	"$REPO/scripts/install-deps.sh" users || exit 1
+	command -v ldd >/dev/null || die "no ldd on this machine (it is in libc-bin)"
+fi
+for b in "${users_bin[@]}"; do
+	[[ "$b" == /* ]] || die "'# users-bin: $b' in the kunitconfigs of $name: not an absolute path"
+	[ -x "$b" ] || die "no program $b on this machine for '# users-bin:' in the kunitconfigs of $name"
+done
 
 # A kunitconfig that says "# base: allnoconfig" has the leg's kernel
 # configured from allnoconfig instead of the Kconfig defaults: the options
@@ -355,7 +370,16 @@ if [ -n "$leak_scan" ]; then
 			>"$out/users-$u-build.log" 2>&1 ||
 			die "cannot build kunit/users/$u.c (see $out/users-$u-build.log)"
 	done
-	(cd "$scan/root" && find leak-scan users | LC_ALL=C sort | cpio -o -H newc --quiet >"$scan/initrd.cpio") ||
+	# Each program of "# users-bin:", and what ldd says it loads: the
+	# files themselves (cp -L), at their paths.
+	for b in "${users_bin[@]}"; do
+		libs=$(ldd "$b" 2>&1) || die "ldd $b: $libs"
+		for f in "$b" $(printf '%s\n' "$libs" | grep -o '/[^ ]*'); do
+			{ mkdir -p "$scan/root$(dirname "$f")" && cp -L "$f" "$scan/root$f"; } ||
+				die "cannot copy $f (for $b) into the initramfs"
+		done
+	done
+	(cd "$scan/root" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort | cpio -o -H newc --quiet >"$scan/initrd.cpio") ||
 		die "cannot write $scan/initrd.cpio"
 	{ cat "$QEMU_CONFIG"
 	  printf '\n# The leak scan (scripts/run-kunit.sh).\nimport dataclasses\n'

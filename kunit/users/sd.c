@@ -16,19 +16,15 @@
  * defaults), so adding a host adds a disk; sd probes asynchronously, so the
  * program waits for the disk's name to show in /sys/block.
  */
+#define USERS_SUITE	"sd"
+
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "ktap.h"
 
 #define SDEBUG		"/sys/bus/pseudo/drivers/scsi_debug"
 #define FAILSLAB	"/sys/kernel/debug/failslab"
@@ -41,7 +37,6 @@
  * its time limit.
  */
 #define CYCLES		100
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /*
  * The IDs an IDA keeps in the entry of its first bitmap before it needs
  * memory for one (BITS_PER_XA_VALUE on a 64-bit kernel).
@@ -50,76 +45,6 @@
 /* SCSI peripheral types (scsi_debug's ptype): a disk, and a CD-ROM. */
 #define TYPE_DISK	0
 #define TYPE_ROM	5
-
-static int kmsg = -1;
-static int case_nr;
-static bool case_failed, suite_failed;
-
-static void out(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	n = snprintf(buf, sizeof(buf), "users-sd: ");
-	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (write(kmsg, buf, n) < 0 && write(2, buf, n) < 0)
-		return;
-}
-
-/* A failed expectation: a diagnostic line, and the case fails. */
-#define expect(cond, fmt, ...) do {					\
-	if (!(cond)) {							\
-		out("    # %s:%d: " fmt, __func__, __LINE__,		\
-		    ##__VA_ARGS__);					\
-		case_failed = true;					\
-	}								\
-} while (0)
-
-static void end_case(const char *name)
-{
-	const char *result = "ok";
-
-	if (case_failed)
-		result = "not ok";
-	out("    %s %d %s", result, ++case_nr, name);
-	suite_failed |= case_failed;
-	case_failed = false;
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return n;
-}
-
-static int write_int(const char *path, long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%ld", v);
-	return write_file(path, buf);
-}
 
 /*
  * The name sd gives the disk of index @index: the index written in base 26
@@ -180,15 +105,10 @@ static int count_disks(void)
 
 static int hosts(void)
 {
-	char buf[32] = "";
-	int fd = open(SDEBUG "/add_host", O_RDONLY);
-	ssize_t n;
+	char buf[32];
+	int n = read_text(SDEBUG "/add_host", buf, sizeof(buf));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? atoi(buf) : -EIO;
+	return n > 0 ? atoi(buf) : n < 0 ? n : -EIO;
 }
 
 /* Whether sd's probe of the disk is done: its device is bound to sd. */
@@ -609,6 +529,7 @@ out:
 
 int main(void)
 {
+	const char *missing = NULL;
 	struct stat st;
 
 	mkdir("/sys", 0755);
@@ -616,23 +537,10 @@ int main(void)
 	mkdir("/proc", 0755);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	kmsg = open("/dev/kmsg", O_WRONLY);
-	if (kmsg < 0)
-		kmsg = 2;
-
-	out("KTAP version 1");
-	out("1..1");
-	out("    KTAP version 1");
-	out("    # Subtest: sd");
-	/* A leg runs this program only when it asked for it: nothing skips. */
-	if (stat(SDEBUG "/add_host", &st)) {
-		out("    # sd: no %s: needs sysfs, CONFIG_SCSI_DEBUG and %s built in",
-		    SDEBUG "/add_host", "CONFIG_BLK_DEV_SD");
-		out("    1..0");
-		out("not ok 1 sd");
+	if (stat(SDEBUG "/add_host", &st))
+		missing = "no " SDEBUG "/add_host: needs CONFIG_SCSI_DEBUG and CONFIG_BLK_DEV_SD";
+	if (!start_suite(5, missing))
 		return 0;
-	}
-	out("    1..5");
 	sequential_names();
 	lowest_free_name();
 	restart_at_sda();
@@ -642,6 +550,6 @@ int main(void)
 		out("    # sd: disks left after the last case");
 		suite_failed = true;
 	}
-	out("%sok 1 sd", suite_failed ? "not " : "");
+	end_suite();
 	return 0;
 }

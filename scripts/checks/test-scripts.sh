@@ -292,6 +292,15 @@ expect_error "a users' program that does not exist is named" "no program kunit/u
 printf '# users: sd\nCONFIG_KUNIT=y\n' >"$tmp/users-no-init.kunitconfig"
 expect_error "users' programs without the leak-scan init that runs them are refused" "'# users:' needs the leak-scan init" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-no-init.kunitconfig"
+printf '# users-bin: /usr/bin/true\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-bin-alone.kunitconfig"
+expect_error "programs to copy into the initramfs without a users' program are refused" "'# users-bin:' without a program of kunit/users" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-bin-alone.kunitconfig"
+printf '# users: sd\n# users-bin: true\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-bin-relative.kunitconfig"
+expect_error "a program to copy that is not an absolute path is refused" "'# users-bin: true' in the kunitconfigs of .*: not an absolute path" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-bin-relative.kunitconfig"
+printf '# users: sd\n# users-bin: /nonexistent/iscsi-nosuch\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-bin-nosuch.kunitconfig"
+expect_error "a program to copy that this machine lacks is named" "no program /nonexistent/iscsi-nosuch on this machine" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-bin-nosuch.kunitconfig"
 expect_error "a missing little-endian cross compiler is named" "compiler nonexistent-linux-gnu-gcc for ppc64le is missing" \
 	env CROSS_COMPILE=nonexistent-linux-gnu- "$REPO/scripts/run-kunit.sh" --arch ppc64le
 expect_error "bench.sh rejects an unknown argument" "unknown argument '--fast'" "$REPO/scripts/tools/bench.sh" --fast
@@ -591,7 +600,7 @@ expect_calls "a filter of the caller's own gets one boot" "exec" \
 
 # A leg whose kunitconfig asks for a program of kunit/users: the program
 # runs in the boot of the cases of normal speed, and its suite is the leg's.
-{ cat "$tmp/fake.kunitconfig"; printf '# leak-scan: kmemleak\n# users: sd\n'; } >"$tmp/fake-users.kunitconfig"
+{ cat "$tmp/fake.kunitconfig"; printf '# leak-scan: kmemleak\n# users: sd\n# users-bin: /usr/bin/true\n'; } >"$tmp/fake-users.kunitconfig"
 users_leg() {	# users_leg [env...]: a fake x86_64 leg with kunit/users/sd.c; its exit code
 	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" "$@" \
@@ -611,6 +620,12 @@ import json, sys
 boots = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("[\"exec\"")]
 with_users = [b for b in boots if "ida_kunit_users=1" in b]
 sys.exit(0 if len(boots) == 2 and len(with_users) == 1 and "speed>slow" in with_users[0] else 1)' "$calls"
+initrd=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake-users/leak-scan/initrd.cpio
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "a program of '# users-bin:' goes into the initramfs at its path, with its libraries and loader" \
+	"the initramfs holds: $(cpio -it --quiet <"$initrd" 2>/dev/null | tr '\n' ' ' | head -c 300)" \
+	sh -c 'list=$(cpio -it --quiet <"$1") && for f in users/sd leak-scan usr/bin/true $(ldd /usr/bin/true | grep -o "/[^ ]*" | sed "s|^/||"); do
+		printf "%s\n" "$list" | grep -qx "$f" || exit 1; done' - "$initrd"
 users_leg FAKE_KUNIT_NO_USERS=1
 check_that "a leg whose users' program printed nothing fails, naming its suite" "$(tail -n 2 "$tmp/out" | head -c 300)" \
 	grep -q "suite sd did not run" "$tmp/out"
