@@ -168,6 +168,51 @@ def cmd_plain_commands(args: argparse.Namespace) -> int:
 			     args.check, 'scripts/docs.py plain-commands')
 
 
+STAMP = re.compile(r'^\[ *(\d+\.\d+)\] ')
+
+
+def users_leg_block(leg: str) -> str:
+	"""A leg that runs the users' programs (kunit/users): its counts and
+	times, and each program's cases and seconds, from the timestamps of
+	the first and last lines of its users-NAME.log."""
+	name = os.path.basename(os.path.normpath(leg))
+	c = load_json(os.path.join(leg, 'counts.json'))
+	t = load_json(os.path.join(leg, 'times.json'))
+	try:
+		row = (f'| {name} | {c["verdict"]} | {c["passed"]} | {c["failed"]} | {c["skipped"]} | '
+		       f'{t["configure"]} s | {t["build"]} s | {t["run"]} s |')
+	except KeyError as e:
+		raise DocsError(f'{leg}: no {e} in counts.json or times.json') from e
+	programs = []
+	for f in sorted(os.listdir(leg)):
+		m = re.fullmatch(r'users-([a-z0-9_]+)\.log', f)
+		if not m:
+			continue
+		with open(os.path.join(leg, f), encoding='utf-8', errors='replace') as log:
+			lines = log.read().splitlines()
+		stamps = [float(s.group(1)) for s in map(STAMP.match, lines) if s]
+		# The program's cases: its suite's results, indented once.
+		results = [re.match(r'    (not )?ok \d+ ', STAMP.sub('', l)) for l in lines]
+		cases = [r for r in results if r]
+		passed = [r for r in cases if not r.group(1)]
+		if len(stamps) < 2:
+			raise DocsError(f'{leg}/{f}: no timestamped lines (a program that did not run)')
+		programs.append(f'| `{m.group(1)}` | {len(cases)} | {len(passed)} | '
+				f'{stamps[-1] - stamps[0]:.0f} s |')
+	if not programs:
+		raise DocsError(f'{leg}: no users-NAME.log: not a leg that runs kunit/users')
+	return ('| leg | verdict | passed | failed | skipped | configure | build | run |\n'
+		'|---|---|---|---|---|---|---|---|\n' + row + '\n\n'
+		'| program | cases | passed | seconds in the boot |\n|---|---|---|---|\n' +
+		'\n'.join(programs) + '\n')
+
+
+def cmd_users_leg(args: argparse.Namespace) -> int:
+	return replace_block(os.path.join(REPO, 'README.md'), 'users-leg',
+			     users_leg_block(os.path.abspath(args.leg)), args.check,
+			     f'scripts/docs.py users-leg {args.leg}')
+
+
 GITHUB_CACHE_BYTES = 10 * 1000 ** 3	# what GitHub keeps per repository
 
 
@@ -242,6 +287,11 @@ def parser() -> argparse.ArgumentParser:
 	p = sub.add_parser('plain-commands', help='the plain kunit.py commands of README.md')
 	p.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
 	p.set_defaults(func=cmd_plain_commands)
+	u = sub.add_parser('users-leg', help="the block of README.md on a leg that runs kunit/users, "
+			   "from its results folder")
+	u.add_argument('leg', metavar='LEG', help="the leg's results folder (results/<leg>)")
+	u.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')
+	u.set_defaults(func=cmd_users_leg)
 	c = sub.add_parser('ci-caches', help='what the CI caches weigh, in .github/README.md')
 	c.add_argument('results', metavar='RESULTS', help='the folder of ci-caches.json')
 	c.add_argument('--check', action='store_true', help='write nothing: exit 1 if the block is out of date')

@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -99,6 +100,38 @@ class ReplaceBlockTest(unittest.TestCase):
 		self.assertEqual(self.replace('y', False), 1)
 		self.assertIn('has no generated block "y"', self.err)
 		self.assertEqual(self.text(), before)
+
+
+class UsersLegBlockTest(unittest.TestCase):
+	"""A leg's recorded counts.json and times.json (users-leg/) with the
+	recorded KTAP of a users' program, passing and failing."""
+
+	def setUp(self) -> None:
+		self.leg = os.path.join(self.enterContext(tempfile.TemporaryDirectory()), 'x86_64-debug')
+		shutil.copytree(os.path.join(TEST_DATA, 'users-leg', 'x86_64-debug'), self.leg)
+
+	def add_log(self, name: str, recorded: str) -> None:
+		shutil.copy(os.path.join(TEST_DATA, recorded), os.path.join(self.leg, f'users-{name}.log'))
+
+	def test_counts_times_and_programs(self) -> None:
+		self.add_log('sd', 'users-sd.log')
+		block = docs.users_leg_block(self.leg)
+		self.assertIn('| x86_64-debug | PASS | 101 | 0 | 0 | 12 s | 23 s | 192 s |', block)
+		# 20.387736 to 191.507046 in the log.
+		self.assertIn('| `sd` | 5 | 5 | 171 s |', block)
+
+	def test_failed_cases_are_not_counted_as_passed(self) -> None:
+		self.add_log('sd', 'users-sd-never-freed.log')
+		self.assertRegex(docs.users_leg_block(self.leg), r'\| `sd` \| 5 \| 1 \| \d+ s \|')
+
+	def test_a_program_that_did_not_run(self) -> None:
+		open(os.path.join(self.leg, 'users-sd.log'), 'w', encoding='utf-8').close()
+		with self.assertRaisesRegex(docs.DocsError, 'no timestamped lines'):
+			docs.users_leg_block(self.leg)
+
+	def test_a_leg_without_programs(self) -> None:
+		with self.assertRaisesRegex(docs.DocsError, 'not a leg that runs kunit/users'):
+			docs.users_leg_block(self.leg)
 
 
 if __name__ == '__main__':
