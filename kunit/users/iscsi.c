@@ -192,10 +192,33 @@ static int run(const char *const argv[], const char *output)
 }
 
 /*
+ * Whether the process @pid catches SIGTERM (SigCgt of its status): iscsi-perf
+ * sets its handler once logged in, after its first command.
+ */
+static bool catches_sigterm(pid_t pid)
+{
+	char path[64], line[128];
+	unsigned long long mask;
+	bool caught = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			caught = mask & (1ULL << (SIGTERM - 1));
+	fclose(f);
+	return caught;
+}
+
+/*
  * A session of initiator @i that stays: iscsi-perf logs in and reads LUN 0
- * until SIGTERM, when it logs out.  Once the target shows the session, the
- * program is stopped (SIGSTOP), so that its reads do not take the CPUs; the
- * ACL's NOP-In timeouts give it two minutes.  Its index, or -errno.
+ * until SIGTERM, when it logs out.  Once the target shows the session and
+ * iscsi-perf catches SIGTERM, the program is stopped (SIGSTOP), so that its
+ * reads do not take the CPUs; the ACL's NOP-In timeouts give it two
+ * minutes.  Its index, or -errno.
  */
 static int log_in(int i)
 {
@@ -214,7 +237,7 @@ static int log_in(int i)
 	live++;
 	do {
 		index = session_index(i);
-		if (index >= 0) {
+		if (index >= 0 && catches_sigterm(pid)) {
 			kill(pid, SIGSTOP);
 			return index;
 		}
@@ -245,8 +268,11 @@ static int log_out(int i)
 	kill(pid, SIGTERM);
 	if (waitpid(pid, &status, 0) < 0)
 		err = -errno;
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+	else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		out("    # iscsi: iscsi-perf -i %s did not log out: wait status %#x",
+		    initiators[i], status);
 		err = -EPROTO;
+	}
 	session_pid[i] = 0;
 	live--;
 	if (!settled())
@@ -366,7 +392,7 @@ static void failed_login_returns_index(void)
 {
 	static const char *const argv[] = { "/usr/bin/iscsi-inq", "-i", STRANGER, URL, NULL };
 	const char *stats = TARGET "/iscsi/" TARGET_IQN "/fabric_statistics/iscsi_tgt_attr";
-	char path[256], before[32], after[32], name[256];
+	char path[256], before[32], after[32];
 	int rc, attempt;
 
 	hole_below();
@@ -378,12 +404,9 @@ static void failed_login_returns_index(void)
 		       STRANGER, rc);
 	}
 	read_text(path, after, sizeof(after));
-	expect(atoi(after) > atoi(before), "the target counted no failed login (%s, then %s)",
-	       before, after);
-	snprintf(path, sizeof(path), "%s/fail_intr_name", stats);
-	read_text(path, name, sizeof(name));
-	expect(!strcmp(name, STRANGER), "the last failed login was %s's, expected %s's", name,
-	       STRANGER);
+	expect(atoi(after) - atoi(before) >= 3,
+	       "the target counted %d failed logins, expected at least 3 (%s, then %s)",
+	       atoi(after) - atoi(before), before, after);
 	expect(settled(), "the failed logins' connections did not end");
 	hole_free_again("three failed logins");
 	end_case("failed_login_returns_index");
