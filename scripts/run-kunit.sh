@@ -141,18 +141,22 @@ if [ -n "$leak_scan" ] && { [ -n "$CROSS" ] || [ -z "$QEMU_CONFIG" ] || [ "$arch
 	die "the leak scan needs a static init for $arch: only a leg of this machine's arch ($(uname -m)) has one"
 fi
 # A kunitconfig's "# users-bin: PATH..." copies programs of this machine
-# (absolute paths), with the shared libraries and the loader they need,
-# into the initramfs at the same paths, for the users' programs to run:
-# the initiators that nobody here wrote (install-deps.sh's group "users").
+# (absolute paths, without blanks), with the shared libraries and the
+# loader ldd says they need, into the initramfs at the same paths, for the
+# users' programs to run: the initiators that nobody here wrote
+# (install-deps.sh's group "users").  What a program loads by name at run
+# time (plugins, NSS modules) is not copied.
 mapfile -t users_bin < <(sed -n 's/^# users-bin:[[:space:]]*//p' "${kunitconfigs[@]}" | tr -s '[:blank:]' '\n' | grep -v '^$' | sort -u)
 [ "${#users_bin[@]}" -eq 0 ] || [ "${#users[@]}" -gt 0 ] ||
 	die "'# users-bin:' without a program of kunit/users to run them ('# users:') in the kunitconfigs of $name"
+for b in "${users_bin[@]}"; do
+	[[ "$b" == /* ]] || die "'# users-bin: $b' in the kunitconfigs of $name: not an absolute path"
+done
 if [ "${#users_bin[@]}" -gt 0 ]; then
 	"$REPO/scripts/install-deps.sh" users || exit 1
 	command -v ldd >/dev/null || die "no ldd on this machine (it is in libc-bin)"
 fi
 for b in "${users_bin[@]}"; do
-	[[ "$b" == /* ]] || die "'# users-bin: $b' in the kunitconfigs of $name: not an absolute path"
 	[ -x "$b" ] || die "no program $b on this machine for '# users-bin:' in the kunitconfigs of $name"
 done
 
@@ -372,9 +376,18 @@ if [ -n "$leak_scan" ]; then
 	done
 	# Each program of "# users-bin:", and what ldd says it loads: the
 	# files themselves (cp -L), at their paths.
+	# A static program has no libraries (ldd fails on it, saying so); a
+	# library ldd cannot find stops the leg.
 	for b in "${users_bin[@]}"; do
-		libs=$(ldd "$b" 2>&1) || die "ldd $b: $libs"
-		for f in "$b" $(printf '%s\n' "$libs" | grep -o '/[^ ]*'); do
+		if libs=$(LC_ALL=C ldd "$b" 2>&1); then
+			! grep -q 'not found' <<<"$libs" || die "ldd $b: a library is missing: $(grep 'not found' <<<"$libs" | tr -s '[:space:]' ' ')"
+			mapfile -t files < <(grep -o '/[^ ]*' <<<"$libs")
+		elif grep -q 'not a dynamic executable' <<<"$libs"; then
+			files=()
+		else
+			die "ldd $b: $libs"
+		fi
+		for f in "$b" "${files[@]}"; do
 			{ mkdir -p "$scan/root$(dirname "$f")" && cp -L "$f" "$scan/root$f"; } ||
 				die "cannot copy $f (for $b) into the initramfs"
 		done
