@@ -115,6 +115,16 @@ while read -r a; do
 	kernel_args+=(--kernel_args "$a")
 done < <(sed -n 's/^# kernel-args:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
 
+# A kunitconfig's "# timeout: SECONDS" gives every boot of its leg that
+# limit instead of the default (the longest one named counts); a limit set
+# in IDA_KUNIT_TIMEOUT wins over it.
+leg_timeout=$(sed -n 's/^# timeout:[[:space:]]*//p' "${kunitconfigs[@]}" | sed 's/[[:space:]]*$//' | sort -n | tail -n 1)
+if [ -n "$leg_timeout" ]; then
+	[[ "$leg_timeout" =~ ^[1-9][0-9]{0,4}$ ]] ||
+		die "'# timeout: $leg_timeout' in the kunitconfigs of $name: not a number of seconds"
+	[ -n "${IDA_KUNIT_TIMEOUT:-}" ] || QEMU_TIMEOUT=$leg_timeout
+fi
+
 # A kunitconfig that says "# leak-scan: kmemleak" (and builds kmemleak in)
 # boots with an initramfs whose init has kmemleak scan memory once the
 # suites have run (kunit/leak-scan/leak-scan.c); results.py fails the leg on

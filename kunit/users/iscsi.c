@@ -374,8 +374,10 @@ struct hole {
 };
 
 /*
- * A and B log in (indexes 0 and 1, the lowest free), then A logs out: its
- * index is the hole, B's the held one.
+ * A and B log in (B's index above A's, both the lowest free), then A logs
+ * out: its index is the hole, B's the held one.  Only the first case pins
+ * the indexes themselves, so that a case sees its own failure, not the
+ * indexes an earlier case kept.
  */
 static struct hole hole_below(void)
 {
@@ -384,8 +386,8 @@ static struct hole hole_below(void)
 
 	h.free = log_in(0);
 	h.held = log_in(1);
-	expect(h.free == 0 && h.held == 1,
-	       "the first two sessions have the indexes %d and %d, expected 0 and 1",
+	expect(h.free >= 0 && h.held > h.free,
+	       "two sessions in turn have the indexes %d and %d, expected the second above the first",
 	       h.free, h.held);
 	err = log_out(0);
 	expect(!err, "logout of %s: %s", INITIATOR_A, strerror(-err));
@@ -468,10 +470,13 @@ static void login_logout_cycles(void)
 	char what[64];
 	int i, rc;
 
-	for (i = 0; i < CYCLES && !case_failed; i++) {
+	for (i = 0; i < CYCLES; i++) {
 		rc = run(argv, NULL);
-		expect(rc == 0, "login %d of %s: iscsi-inq exited %d", i + 1, INITIATOR_A, rc);
-		expect(settled(), "session %d did not end", i + 1);
+		if (rc || !settled()) {
+			expect(false, "login %d of %s: iscsi-inq exited %d, or the session stayed",
+			       i + 1, INITIATOR_A, rc);
+			break;
+		}
 	}
 	snprintf(what, sizeof(what), "%d logins and logouts", CYCLES);
 	hole_free_again(what, h);

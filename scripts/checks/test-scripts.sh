@@ -266,7 +266,7 @@ git -C "$SRC" worktree add -q --detach "$scratch" "$PRISTINE_TAG" || exit 1
 git -C "$SRC" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1
 # The tree's own base (the tree fixes), which nothing here may move.
 tree_base=$(git -C "$SRC" rev-parse -q --verify refs/tags/tree-fixes)
-trap 'git -C "$tree" worktree remove --force "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; git -C "$tree" tag -d tree-fixes-ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'git -C "$tree" worktree remove -f -f "$scratch" >/dev/null 2>&1; git -C "$tree" branch -q -D ida-kunit-selftest-$$ >/dev/null 2>&1; git -C "$tree" tag -d tree-fixes-ida-kunit-selftest-$$ >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export IDA_KUNIT_SRC=$scratch IDA_KUNIT_BRANCH=ida-kunit-selftest-$$ IDA_KUNIT_RESULTS=$tmp/results
 SRC=$scratch BRANCH=ida-kunit-selftest-$$
 
@@ -292,6 +292,9 @@ expect_error "a users' program that does not exist is named" "no program kunit/u
 printf '# users: sd\nCONFIG_KUNIT=y\n' >"$tmp/users-no-init.kunitconfig"
 expect_error "users' programs without the leak-scan init that runs them are refused" "'# users:' needs the leak-scan init" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-no-init.kunitconfig"
+printf '# timeout: 10m\nCONFIG_KUNIT=y\n' >"$tmp/timeout-bad.kunitconfig"
+expect_error "a boot time limit that is not a number of seconds is refused" "'# timeout: 10m' in the kunitconfigs of .*: not a number of seconds" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/timeout-bad.kunitconfig"
 printf '# users-bin: /usr/bin/true\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-bin-alone.kunitconfig"
 expect_error "programs to copy into the initramfs without a users' program are refused" "'# users-bin:' without a program of kunit/users" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-bin-alone.kunitconfig"
@@ -600,9 +603,9 @@ expect_calls "a filter of the caller's own gets one boot" "exec" \
 
 # A leg whose kunitconfig asks for a program of kunit/users: the program
 # runs in the boot of the cases of normal speed, and its suite is the leg's.
-{ cat "$tmp/fake.kunitconfig"; printf '# leak-scan: kmemleak\n# users: sd\n# users-bin: /usr/bin/true\n'; } >"$tmp/fake-users.kunitconfig"
+{ cat "$tmp/fake.kunitconfig"; printf '# leak-scan: kmemleak\n# users: sd\n# users-bin: /usr/bin/true\n# timeout: 450\n'; } >"$tmp/fake-users.kunitconfig"
 users_leg() {	# users_leg [env...]: a fake x86_64 leg with kunit/users/sd.c; its exit code
-	env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	env -u IDA_KUNIT_TIMEOUT PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" IDA_KUNIT_CACHE="$tmp/fake-cache" \
 		IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" "$@" \
 		"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-users --kunitconfig "$tmp/fake-users.kunitconfig" \
 		>"$tmp/out" 2>"$tmp/err"
@@ -620,6 +623,11 @@ import json, sys
 boots = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("[\"exec\"")]
 with_users = [b for b in boots if "ida_kunit_users=1" in b]
 sys.exit(0 if len(boots) == 2 and len(with_users) == 1 and "speed>slow" in with_users[0] else 1)' "$calls"
+check_that "a leg's '# timeout:' is every boot's time limit" "the boots' limits: $(grep -o '"--timeout", "[0-9]*"' "$calls" 2>/dev/null | tr '\n' ' ')" \
+	python3 -c '
+import json, sys
+boots = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("[\"exec\"")]
+sys.exit(0 if len(boots) == 2 and all(b[b.index("--timeout") + 1] == "450" for b in boots) else 1)' "$calls"
 initrd=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake-users/leak-scan/initrd.cpio
 # shellcheck disable=SC2016 # the inner shell expands its own arguments
 check_that "a program of '# users-bin:' goes into the initramfs at its path, with its libraries and loader" \
