@@ -564,10 +564,7 @@ int main(void)
 {
 	const char *missing = NULL;
 
-	mkdir("/sys", 0755);
-	mount("sysfs", "/sys", "sysfs", 0, NULL);
-	mkdir("/proc", 0755);
-	mount("proc", "/proc", "proc", 0, NULL);
+	mount_sys_proc();
 	mkdir("/tmp", 01777);
 	if (!exists(CONFIGFS))
 		missing = "no " CONFIGFS ": needs CONFIG_CONFIGFS_FS and CONFIG_ISCSI_TARGET";

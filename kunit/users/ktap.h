@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +67,18 @@ static inline void end_case(const char *name)
 	out("    %s %d %s", result, ++case_nr, name);
 	suite_failed |= case_failed;
 	case_failed = false;
+}
+
+/*
+ * sysfs and procfs, which the init of the initramfs leaves to the
+ * programs (a program that runs after another finds them there).
+ */
+static inline void mount_sys_proc(void)
+{
+	mkdir("/sys", 0755);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mkdir("/proc", 0755);
+	mount("proc", "/proc", "proc", 0, NULL);
 }
 
 /*

@@ -532,10 +532,7 @@ int main(void)
 	const char *missing = NULL;
 	struct stat st;
 
-	mkdir("/sys", 0755);
-	mount("sysfs", "/sys", "sysfs", 0, NULL);
-	mkdir("/proc", 0755);
-	mount("proc", "/proc", "proc", 0, NULL);
+	mount_sys_proc();
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	if (stat(SDEBUG "/add_host", &st))
 		missing = "no " SDEBUG "/add_host: needs CONFIG_SCSI_DEBUG and CONFIG_BLK_DEV_SD";
