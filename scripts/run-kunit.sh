@@ -115,15 +115,15 @@ while read -r a; do
 	kernel_args+=(--kernel_args "$a")
 done < <(sed -n 's/^# kernel-args:[[:space:]]*//p' "${kunitconfigs[@]}" | tr ' ' '\n' | grep -v '^$')
 
-# A kunitconfig's "# timeout: SECONDS" gives every boot of its leg that
-# limit instead of the default (the longest one named counts); a limit set
-# in IDA_KUNIT_TIMEOUT wins over it.
-leg_timeout=$(sed -n 's/^# timeout:[[:space:]]*//p' "${kunitconfigs[@]}" | sed 's/[[:space:]]*$//' | sort -n | tail -n 1)
-if [ -n "$leg_timeout" ]; then
-	[[ "$leg_timeout" =~ ^[1-9][0-9]{0,4}$ ]] ||
-		die "'# timeout: $leg_timeout' in the kunitconfigs of $name: not a number of seconds"
-	[ -n "${IDA_KUNIT_TIMEOUT:-}" ] || QEMU_TIMEOUT=$leg_timeout
-fi
+# A kunitconfig's "# timeout: SECONDS" raises the time limit of every boot
+# of its leg: the limit is the longest of those named and the default
+# (IDA_KUNIT_TIMEOUT, or 300), so that a shorter limit asked for in the
+# environment (the mutation runs') cannot cut a leg that needs more.
+while read -r t; do
+	[[ "$t" =~ ^[1-9][0-9]{0,4}$ ]] ||
+		die "'# timeout: $t' in the kunitconfigs of $name: not a number of seconds"
+	[ "$t" -le "$QEMU_TIMEOUT" ] || QEMU_TIMEOUT=$t
+done < <(sed -n 's/^# timeout:\(.*\)$/\1/p' "${kunitconfigs[@]}" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
 
 # A kunitconfig that says "# leak-scan: kmemleak" (and builds kmemleak in)
 # boots with an initramfs whose init has kmemleak scan memory once the
@@ -386,16 +386,19 @@ if [ -n "$leak_scan" ]; then
 	done
 	# Each program of "# users-bin:", and what ldd says it loads: the
 	# files themselves (cp -L), at their paths.
-	# A static program has no libraries (ldd fails on it, saying so); a
-	# library ldd cannot find stops the leg.
+	# An ELF program with a program interpreter takes what ldd names, and
+	# a library ldd cannot find stops the leg; one without is static and
+	# goes alone; anything else (a script) is refused.
 	for b in "${users_bin[@]}"; do
-		if libs=$(LC_ALL=C ldd "$b" 2>&1); then
-			! grep -q 'not found' <<<"$libs" || die "ldd $b: a library is missing: $(grep 'not found' <<<"$libs" | tr -s '[:space:]' ' ')"
+		if LC_ALL=C readelf -lW "$b" 2>/dev/null | grep -q 'program interpreter'; then
+			libs=$(LC_ALL=C ldd "$b" 2>&1) || die "ldd $b: $libs"
+			! grep -q 'not found' <<<"$libs" ||
+				die "ldd $b: a library is missing: $(grep 'not found' <<<"$libs" | tr -s '[:space:]' ' ')"
 			mapfile -t files < <(grep -o '/[^ ]*' <<<"$libs")
-		elif grep -q 'not a dynamic executable' <<<"$libs"; then
+		elif LC_ALL=C readelf -h "$b" >/dev/null 2>&1; then
 			files=()
 		else
-			die "ldd $b: $libs"
+			die "'# users-bin: $b' in the kunitconfigs of $name: not an ELF program"
 		fi
 		for f in "$b" "${files[@]}"; do
 			{ mkdir -p "$scan/root$(dirname "$f")" && cp -L "$f" "$scan/root$f"; } ||

@@ -292,9 +292,12 @@ expect_error "a users' program that does not exist is named" "no program kunit/u
 printf '# users: sd\nCONFIG_KUNIT=y\n' >"$tmp/users-no-init.kunitconfig"
 expect_error "users' programs without the leak-scan init that runs them are refused" "'# users:' needs the leak-scan init" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-no-init.kunitconfig"
-printf '# timeout: 10m\nCONFIG_KUNIT=y\n' >"$tmp/timeout-bad.kunitconfig"
-expect_error "a boot time limit that is not a number of seconds is refused" "'# timeout: 10m' in the kunitconfigs of .*: not a number of seconds" \
+printf '# timeout: 600\n# timeout: 10m\nCONFIG_KUNIT=y\n' >"$tmp/timeout-bad.kunitconfig"
+expect_error "a boot time limit that is not a number of seconds is refused, beside one that is" "'# timeout: 10m' in the kunitconfigs of .*: not a number of seconds" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/timeout-bad.kunitconfig"
+printf '# timeout:\nCONFIG_KUNIT=y\n' >"$tmp/timeout-empty.kunitconfig"
+expect_error "and so is an empty one" "'# timeout: ' in the kunitconfigs of .*: not a number of seconds" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/timeout-empty.kunitconfig"
 printf '# users-bin: /usr/bin/true\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-bin-alone.kunitconfig"
 expect_error "programs to copy into the initramfs without a users' program are refused" "'# users-bin:' without a program of kunit/users" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-bin-alone.kunitconfig"
@@ -637,6 +640,37 @@ check_that "a program of '# users-bin:' goes into the initramfs at its path, wit
 users_leg FAKE_KUNIT_NO_USERS=1
 check_that "a leg whose users' program printed nothing fails, naming its suite" "$(tail -n 2 "$tmp/out" | head -c 300)" \
 	grep -q "suite sd did not run" "$tmp/out"
+rm -f "$calls"
+users_leg IDA_KUNIT_TIMEOUT=77
+check_that "a shorter limit in IDA_KUNIT_TIMEOUT does not cut a leg's '# timeout:'" "the boots' limits: $(grep -o '"--timeout", "[0-9]*"' "$calls" 2>/dev/null | tr '\n' ' ')" \
+	python3 -c '
+import json, sys
+boots = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("[\"exec\"")]
+sys.exit(0 if len(boots) == 2 and all(b[b.index("--timeout") + 1] == "450" for b in boots) else 1)' "$calls"
+# What '# users-bin:' copies: a static program alone; a library ldd cannot
+# find, or a script, stops the leg.
+cp "$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake-users/leak-scan/root/leak-scan" "$tmp/static-prog"
+bin_leg() {	# bin_leg PROGRAM [env...]: the fake users leg with PROGRAM as its '# users-bin:'
+	local prog=$1
+	shift
+	sed "s|^# users-bin:.*|# users-bin: $prog|" "$tmp/fake-users.kunitconfig" >"$tmp/fake-bin-leg.kunitconfig"
+	env -u IDA_KUNIT_TIMEOUT PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_ARCH_TABLE="$tmp/table/arches.tsv" \
+		IDA_KUNIT_CACHE="$tmp/fake-cache" IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" "$@" \
+		"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-bin-leg --kunitconfig "$tmp/fake-bin-leg.kunitconfig"
+}
+bin_leg "$tmp/static-prog" >"$tmp/out" 2>&1
+initrd=$tmp/fake-cache/build/linux-$TREE_VERSION-x86_64-fake-bin-leg/leak-scan/initrd.cpio
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+check_that "a static program of '# users-bin:' goes into the initramfs alone" \
+	"the initramfs holds: $(cpio -it --quiet <"$initrd" 2>/dev/null | tr '\n' ' ' | head -c 300)" \
+	sh -c 'list=$(cpio -it --quiet <"$1") && printf "%s\n" "$list" | grep -qx "${2#/}" && ! printf "%s\n" "$list" | grep -q "^lib"' - "$initrd" "$tmp/static-prog"
+mkdir -p "$tmp/fake-ldd"
+printf '#!/bin/sh\nprintf "\\tlibnosuch.so.1 => not found\\n"\n' >"$tmp/fake-ldd/ldd"
+chmod +x "$tmp/fake-ldd/ldd"
+expect_error "a library that ldd cannot find stops the leg, named" "ldd /usr/bin/true: a library is missing: .*libnosuch.so.1 => not found" \
+	bin_leg /usr/bin/true PATH="$tmp/fake-ldd:$tmp/fake-bin:$PATH"
+expect_error "a program of '# users-bin:' that is no ELF program is refused" "'# users-bin: $tmp/fake-ldd/ldd' in the kunitconfigs of .*: not an ELF program" \
+	bin_leg "$tmp/fake-ldd/ldd"
 
 # The benchmark's kernel part reads the boot its cases run in: every case
 # of ida-bench.kunitconfig is slow, so the leg boots once, for them.
