@@ -384,11 +384,10 @@ if [ -n "$leak_scan" ]; then
 			>"$out/users-$u-build.log" 2>&1 ||
 			die "cannot build kunit/users/$u.c (see $out/users-$u-build.log)"
 	done
-	# Each program of "# users-bin:", and what ldd says it loads: the
-	# files themselves (cp -L), at their paths.
-	# An ELF program with a program interpreter takes what ldd names, and
-	# a library ldd cannot find stops the leg; one without is static and
-	# goes alone; anything else (a script) is refused.
+	# Each program of "# users-bin:" goes in at its path (the file itself,
+	# cp -L): an ELF program with a program interpreter with what ldd
+	# names, where a library ldd cannot find stops the leg; one without (a
+	# static program) alone; anything else (a script) is refused.
 	for b in "${users_bin[@]}"; do
 		if LC_ALL=C readelf -lW "$b" 2>/dev/null | grep -q 'program interpreter'; then
 			libs=$(LC_ALL=C ldd "$b" 2>&1) || die "ldd $b: $libs"
