@@ -8,7 +8,7 @@
 # and JUnit results to $IDA_KUNIT_RESULTS/NAME (NAME defaults to ARCH).
 # Every leg of an arch also builds that arch's own suites (ARCH_KUNITCONFIGS
 # in lib.sh: the book3s64 MMU context suite on the 64-bit powerpc arches,
-# the dmaengine suite on um, x86_64, powerpc and ppc64le) and runs them,
+# the dmaengine suite on every arch) and runs them,
 # unless it boots only for its slow cases.
 # Exits 0 only when every case passed (or was skipped, which is counted and
 # reported as such).
