@@ -9,8 +9,9 @@ A block is the text between "<!-- generated: NAME -->" and
                              the patch files (number, subject, files touched)
   docs.py last-run RESULTS [--block NAME]
                              README.md: a run of scripts/test-all.sh, from
-                             RESULTS (times.json, checks/, <leg>/counts.json),
-                             into the block NAME (default: last-run)
+                             RESULTS (times.json, checks/, <leg>/counts.json,
+                             and the series it tested from kcidb.json), into
+                             the block NAME (default: last-run)
   docs.py plain-commands [--check]
                              README.md: the plain kunit.py commands, from
                              kunit/plain-commands.tsv
@@ -96,6 +97,22 @@ def series_block(patches: str) -> str:
 	return '\n'.join(rows) + '\n'
 
 
+def tested_series(results: str) -> Optional[str]:
+	"""What RESULTS/kcidb.json says the run tested (its checkout's
+	misc.series: the patches, the tree version and the series head), or
+	None for a run that wrote no kcidb.json."""
+	path = os.path.join(results, 'kcidb.json')
+	if not os.path.exists(path):
+		return None
+	checkouts = load_json(path).get('checkouts')
+	checkout = checkouts[0] if isinstance(checkouts, list) and checkouts else None
+	misc = checkout.get('misc') if isinstance(checkout, dict) else None
+	series = misc.get('series') if isinstance(misc, dict) else None
+	if not isinstance(series, str):
+		raise DocsError(f'{path}: no checkout with a misc.series')
+	return series
+
+
 def last_run_block(results: str) -> str:
 	times = load_json(os.path.join(results, 'times.json'))
 	legs = []
@@ -125,6 +142,10 @@ def last_run_block(results: str) -> str:
 	out.append(f'Whole run: {times.get("total", "?")} s; the slowest steps: ' +
 		   ', '.join(f'{k} {v} s' for k, v in slow) + '. '
 		   f'The cache folder after it: {cache_mb / 1024:.1f} GiB.')
+	series = tested_series(results)
+	if series:
+		out.append('')
+		out.append(f'The series it tested (kcidb.json): {series}.')
 	out.append('')
 	out.append('What the x86_64 leg printed (as `scripts/pipeline.sh` prints it), and how the run ended:')
 	out.append('')

@@ -102,6 +102,38 @@ class ReplaceBlockTest(unittest.TestCase):
 		self.assertEqual(self.text(), before)
 
 
+class LastRunBlockTest(unittest.TestCase):
+	"""The recorded results root of a run (results/), with and without the
+	kcidb.json the run's dashboards step writes."""
+
+	def setUp(self) -> None:
+		self.results = os.path.join(self.enterContext(tempfile.TemporaryDirectory()), 'results')
+		shutil.copytree(os.path.join(TEST_DATA, 'results'), self.results)
+
+	def write_kcidb(self, value: object) -> None:
+		with open(os.path.join(self.results, 'kcidb.json'), 'w', encoding='utf-8') as f:
+			json.dump(value, f)
+
+	def test_legs_and_the_end_of_the_run(self) -> None:
+		block = docs.last_run_block(self.results)
+		self.assertRegex(block, r'\n\| pass \| PASS \| \d+ \| 0 \| 0 \| ')
+		self.assertIn('Whole run: 1542 s; the slowest steps: kunit-pass 246 s, test-scripts 96 s,', block)
+		self.assertIn('The cache folder after it: 2.3 GiB.', block)
+		self.assertIn('245 passed, 5 failed, 2 skipped\n```\n', block)
+		self.assertNotIn('The series it tested', block)
+
+	def test_the_series_it_tested(self) -> None:
+		series = '18 patches on linux-source-6.12 6.12.118-1~deb12u1 and 4 tree fixes, head 0123456789ab'
+		self.write_kcidb({'version': {'major': 5, 'minor': 3}, 'checkouts': [{'misc': {'series': series}}]})
+		self.assertIn(f'The series it tested (kcidb.json): {series}.\n', docs.last_run_block(self.results))
+
+	def test_a_kcidb_without_the_series(self) -> None:
+		for value in ({'checkouts': []}, {'checkouts': [{'misc': {}}]}, {'checkouts': [{'misc': {'series': 18}}]}, []):
+			self.write_kcidb(value)
+			with self.assertRaisesRegex(docs.DocsError, 'kcidb.json: '):
+				docs.last_run_block(self.results)
+
+
 class UsersLegBlockTest(unittest.TestCase):
 	"""A leg's recorded counts.json and times.json (users-leg/) with the
 	recorded KTAP of a users' program, passing and failing."""
