@@ -33,6 +33,8 @@ done
 arch_params "$arch"
 name=${name:-$arch}
 case "$name" in ''|*/*|.*) die "run-kunit.sh: bad leg name '$name'" ;; esac
+[[ "$QEMU_TIMEOUT" =~ ^[1-9][0-9]{0,4}$ ]] ||
+	die "IDA_KUNIT_TIMEOUT='$QEMU_TIMEOUT': not a number of seconds"
 
 # The leg's previous results go first, so that whatever stops this run, no
 # earlier run's counts are read as this one's.  A folder is only emptied if
@@ -105,6 +107,9 @@ kunitconfigs=("$kunitconfig" "${ARCH_KUNITCONFIGS[@]}")
 suite_configs=("${kunitconfigs[@]}")
 grep -q '^# boots:[[:space:]]*slow[[:space:]]*$' "$kunitconfig" && suite_configs=("$kunitconfig")
 mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${suite_configs[@]}" | tr ' ' '\n' | grep -v '^$')
+# A filter of the caller's own (-- --filter ...) may leave out any suite:
+# none is then required by name, though the boot must still run a case.
+[[ " ${extra[*]}" != *" --filter"* ]] || suites=()
 # A kunitconfig's "# kernel-args:" comment gives kernel command line
 # arguments every boot of the leg gets (kunit.py --kernel_args): the
 # parameters that ask a suite for its cases that do not run by default.
@@ -165,6 +170,7 @@ done
 if [ "${#users_bin[@]}" -gt 0 ]; then
 	"$REPO/scripts/install-deps.sh" users || exit 1
 	command -v ldd >/dev/null || die "no ldd on this machine (it is in libc-bin)"
+	command -v readelf >/dev/null || die "no readelf on this machine (it is in binutils)"
 fi
 for b in "${users_bin[@]}"; do
 	[ -x "$b" ] || die "no program $b on this machine for '# users-bin:' in the kunitconfigs of $name"

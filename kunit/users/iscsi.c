@@ -28,6 +28,7 @@
 #define USERS_SUITE	"iscsi"
 
 #include <dirent.h>
+#include <limits.h>
 #include <net/if.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -65,7 +66,8 @@
  * QEMU without KVM.
  */
 #define CYCLES		30
-#define NO_INDEX	(-1)
+/* No session: unlike -errno, never the result of a failed read. */
+#define NO_INDEX	INT_MIN
 
 static const char *const initiators[INITIATORS] = { INITIATOR_A, INITIATOR_B };
 
@@ -192,6 +194,8 @@ static pid_t start(const char *const argv[], const char *output)
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
 		}
 		execve(argv[0], (char *const *)argv, envp);
 		_exit(127);

@@ -31,19 +31,28 @@ static int kmsg = -1;
 static int case_nr;
 static bool case_failed, suite_failed;
 
-/* One line of output, to the kernel log (or stderr, without /dev/kmsg). */
+/*
+ * One line of output, to the kernel log (or stderr, without /dev/kmsg).
+ * Line breaks in what it prints (a program's output) become spaces: the
+ * console would print what follows one without the "users-SUITE: " prefix
+ * by which run-kunit.sh finds the program's lines.
+ */
 static inline void out(const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
-	int n;
+	int start, n, i;
 
 	n = snprintf(buf, sizeof(buf), "users-%s: ", USERS_SUITE);
+	start = n;
 	va_start(ap, fmt);
 	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
 	va_end(ap);
 	if (n > (int)sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
+	for (i = start; i < n; i++)
+		if (buf[i] == '\n' || buf[i] == '\r')
+			buf[i] = ' ';
 	buf[n++] = '\n';
 	if (write(kmsg < 0 ? 2 : kmsg, buf, n) < 0 && write(2, buf, n) < 0)
 		return;
@@ -88,7 +97,7 @@ static inline void mount_sys_proc(void)
  */
 static inline bool start_suite(int cases, const char *missing)
 {
-	kmsg = open("/dev/kmsg", O_WRONLY);
+	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	out("KTAP version 1");
 	out("1..1");
 	out("    KTAP version 1");

@@ -106,6 +106,10 @@ for r in rows:
             problems.append(f'{name}: no kunitconfigs/{c}.kunitconfig')
     if default not in ('yes', 'no'):
         problems.append(f'{name}: default column is "{default}", not yes or no')
+    # Every arch runs the DMA engine core's ID suite (no arch lacks DMA
+    # support once its row's fragments are in).
+    if 'dmaengine' not in configs.split(','):
+        problems.append(f'{name}: its kunitconfigs leave out dmaengine, which every row runs')
 wf = yaml.safe_load(open(os.path.join(repo, '.github', 'workflows', 'kunit.yml')))
 legs = wf['jobs']['kunit']['strategy']['matrix']['include']
 in_ci = {leg['arch'] for leg in legs}

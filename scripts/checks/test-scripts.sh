@@ -298,6 +298,8 @@ expect_error "a boot time limit that is not a number of seconds is refused, besi
 printf '# timeout:\nCONFIG_KUNIT=y\n' >"$tmp/timeout-empty.kunitconfig"
 expect_error "and so is an empty one" "'# timeout: ' in the kunitconfigs of .*: not a number of seconds" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/timeout-empty.kunitconfig"
+expect_error "and a time limit from the environment that is not one" "IDA_KUNIT_TIMEOUT='5m': not a number of seconds" \
+	env IDA_KUNIT_TIMEOUT=5m "$REPO/scripts/run-kunit.sh" --arch x86_64
 printf '# users-bin: /usr/bin/true\n# leak-scan: kmemleak\nCONFIG_KUNIT=y\n' >"$tmp/users-bin-alone.kunitconfig"
 expect_error "programs to copy into the initramfs without a users' program are refused" "'# users-bin:' without a program of kunit/users" \
 	"$REPO/scripts/run-kunit.sh" --arch x86_64 --kunitconfig "$tmp/users-bin-alone.kunitconfig"
@@ -546,6 +548,23 @@ if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fa
 else
 	check_that "a leg expects the suites of its arch's fragments" "$(tail -n 2 "$tmp/out" | head -c 300)" \
 		grep -q "suite dmaengine did not run" "$tmp/out"
+fi
+if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/pass.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-arch-suites --kunitconfig "$tmp/fake-arch-suites.kunitconfig" \
+	-- --filter "speed=normal" >"$tmp/out" 2>&1; then
+	ok "but with a filter of the caller's own, no suite by name"
+else
+	not_ok "but with a filter of the caller's own, no suite by name" "$(tail -n 2 "$tmp/out" | head -c 300)"
+fi
+if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
+	IDA_KUNIT_RESULTS="$tmp/fake-results" FAKE_KUNIT_LOG="$LOGS_DIR/no-tests.log" \
+	"$REPO/scripts/run-kunit.sh" --arch x86_64 --name fake-arch-suites --kunitconfig "$tmp/fake-arch-suites.kunitconfig" \
+	-- --filter "speed=normal" >"$tmp/out" 2>&1; then
+	not_ok "and a filter that leaves nothing to run fails the leg" "it passed: $(tail -n 1 "$tmp/out" | head -c 300)"
+else
+	check_that "and a filter that leaves nothing to run fails the leg" "$(tail -n 2 "$tmp/out" | head -c 300)" \
+		grep -q "no test ran\|ran no test" "$tmp/out"
 fi
 { printf '# suites: ida\n# boots: slow\n'; grep -v '^#' "$tmp/fake.kunitconfig"; } >"$tmp/fake-slow.kunitconfig"
 if env PATH="$tmp/fake-bin:$PATH" IDA_KUNIT_SRC="$fake" IDA_KUNIT_CACHE="$tmp/fake-cache" \
@@ -1060,7 +1079,7 @@ section "the architecture table: one row and one QEMU config add an architecture
 # A new row (its package column names one that is installed, so nothing is
 # fetched) and a new QEMU config, in copies: every consumer sees it.
 cp "$ARCH_TABLE" "$tmp/arches.tsv" && cp -r "$(dirname "$ARCH_TABLE")/qemu_configs" "$tmp/"
-echo "fakearch  fake-linux-gnu-  qemu-system-fake  git  -  yes  -" >>"$tmp/arches.tsv"
+echo "fakearch  fake-linux-gnu-  qemu-system-fake  git  dmaengine  yes  -" >>"$tmp/arches.tsv"
 cp "$tmp/qemu_configs/x86_64.py" "$tmp/qemu_configs/fakearch.py"
 with_fake_arch() { env IDA_KUNIT_ARCH_TABLE="$tmp/arches.tsv" "$@"; }
 expect_error "a new architecture is known to every script" "unknown arch 'nope' \(known: .*fakearch" \
@@ -1100,6 +1119,9 @@ expect_error "sh4's hang is not the known one once its kernel prints" "got past 
 	"$REPO/scripts/checks/known-failure.sh" sh4 "$kf/sh4"
 expect_error "a leg with no known failure has no xfail to check" "x86_64 has no known failure" \
 	"$REPO/scripts/checks/known-failure.sh" x86_64 "$kf/passed"
+sed 's/^\(arm64 .*\)  ida-nomem-trace,dmaengine /\1  ida-nomem-trace /' "$ARCH_TABLE" >"$tmp/arches-no-dma.tsv"
+expect_error "every row must run the dmaengine suite" "arm64: its kunitconfigs leave out dmaengine" \
+	env IDA_KUNIT_ARCH_TABLE="$tmp/arches-no-dma.tsv" "$REPO/scripts/checks/lint.sh" arches
 sed 's/^\(sh4 .*\) sh4-gcc-cmpeq$/\1 -/' "$ARCH_TABLE" >"$tmp/arches-no-xfail.tsv"
 expect_error "the CI matrix must mark exactly the table's known failures" "CI leg sh4: xfail is sh4-gcc-cmpeq, the table says -" \
 	env IDA_KUNIT_ARCH_TABLE="$tmp/arches-no-xfail.tsv" "$REPO/scripts/checks/lint.sh" arches
