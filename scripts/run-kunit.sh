@@ -109,7 +109,10 @@ grep -q '^# boots:[[:space:]]*slow[[:space:]]*$' "$kunitconfig" && suite_configs
 mapfile -t suites < <(sed -n 's/^# suites:[[:space:]]*//p' "${suite_configs[@]}" | tr ' ' '\n' | grep -v '^$')
 # A filter of the caller's own (-- --filter ...) may leave out any suite:
 # none is then required by name, though the boot must still run a case.
-[[ " ${extra[*]}" != *" --filter"* ]] || suites=()
+# (It also gets one boot, with no filter of this script's: below.)
+caller_filter=
+[[ " ${extra[*]}" != *" --filter"* ]] || caller_filter=yes
+[ -z "$caller_filter" ] || suites=()
 # A kunitconfig's "# kernel-args:" comment gives kernel command line
 # arguments every boot of the leg gets (kunit.py --kernel_args): the
 # parameters that ask a suite for its cases that do not run by default.
@@ -442,7 +445,7 @@ rm -f "$build/.ida-kunit-boot-pid" "$build/.ida-kunit-slow-boot/.ida-kunit-boot-
 users_args=()
 [ "${#users[@]}" -eq 0 ] || users_args=(--kernel_args ida_kunit_users=1 --kernel_args printk.devkmsg=on)
 users_boot=
-if [[ " ${extra[*]}" == *" --filter"* ]]; then
+if [ -n "$caller_filter" ]; then
 	boot "" "$build" "${users_args[@]}"
 	boot_log "" "$build"
 	users_boot=""
